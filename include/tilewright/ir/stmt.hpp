@@ -1,0 +1,92 @@
+#pragma once
+// The statement family.
+#include <boost/hana/define_struct.hpp>
+#include <variant>
+#include <vector>
+
+#include "tilewright/ir/expr.hpp"
+
+namespace tilewright::ir {
+
+struct Assign {
+  BOOST_HANA_DEFINE_STRUCT(Assign, (Expr, var), (Expr, value));
+};
+struct Eval {
+  BOOST_HANA_DEFINE_STRUCT(Eval, (Expr, expr));
+};
+struct Seq {
+  BOOST_HANA_DEFINE_STRUCT(Seq, (std::vector<Stmt>, stmts));
+};
+// `return_vars` are the values the branches yield (phi outputs); `else_body` may be null.
+struct If {
+  BOOST_HANA_DEFINE_STRUCT(If, (Expr, cond), (Stmt, then_body), (Stmt, else_body),
+                           (std::vector<Expr>, return_vars));
+};
+struct For {
+  BOOST_HANA_DEFINE_STRUCT(For, (Expr, loop_var), (Expr, start), (Expr, stop), (Expr, step),
+                           (std::vector<Expr>, iter_args), (Stmt, body),
+                           (std::vector<Expr>, return_vars), (ForKind, kind), (Kwargs, attrs));
+};
+struct While {
+  BOOST_HANA_DEFINE_STRUCT(While, (std::vector<Expr>, iter_args), (Expr, cond), (Stmt, body),
+                           (std::vector<Expr>, return_vars));
+};
+struct Yield {
+  BOOST_HANA_DEFINE_STRUCT(Yield, (std::vector<Expr>, values));
+};
+struct Return {
+  BOOST_HANA_DEFINE_STRUCT(Return, (std::vector<Expr>, values));
+};
+struct Break {
+  BOOST_HANA_DEFINE_STRUCT(Break);
+};
+struct Continue {
+  BOOST_HANA_DEFINE_STRUCT(Continue);
+};
+
+// `with pl.<kind>(params) [as bound]:` and the loop-shaped scope forms. None of the four
+// passes looks inside a scope's parameters, so they are kept as the printed kwargs.
+enum class ScopeKind : std::uint8_t { at, cluster, spmd, scope, manual_scope, spmd_for, split_aiv };
+struct Scope {
+  BOOST_HANA_DEFINE_STRUCT(Scope, (ScopeKind, kind), (std::vector<Expr>, args), (Kwargs, params),
+                           (Expr, bound), (Stmt, body));
+};
+
+struct StmtNode {
+  using Variant = std::variant<Assign, Eval, Seq, If, For, While, Yield, Return, Break, Continue, Scope>;
+  Variant v;
+  Span span;
+  Comments comments;
+};
+
+template <class T>
+const T* as(const Stmt& s) noexcept {
+  return s ? std::get_if<T>(&s->v) : nullptr;
+}
+
+inline Stmt make_stmt(StmtNode::Variant v, Span span = {}, Comments comments = {}) {
+  return std::make_shared<const StmtNode>(StmtNode{std::move(v), std::move(span), std::move(comments)});
+}
+
+// Statement lists are flattened one level so that nested blocks never hide statements
+// from a linear walk, and a one-statement list is the statement itself.
+inline Stmt make_seq(std::vector<Stmt> stmts, Span span = {}) {
+  std::vector<Stmt> flat;
+  flat.reserve(stmts.size());
+  for (auto& s : stmts) {
+    if (auto* seq = as<Seq>(s); seq && s->comments.lines.empty())
+      flat.insert(flat.end(), seq->stmts.begin(), seq->stmts.end());
+    else if (s)
+      flat.push_back(std::move(s));
+  }
+  return make_stmt(Seq{std::move(flat)}, std::move(span));
+}
+
+// The statements of a body, whether it is a Seq or a single statement.
+inline std::vector<Stmt> body_stmts(const Stmt& body) {
+  if (!body) return {};
+  if (auto* seq = as<Seq>(body)) return seq->stmts;
+  return {body};
+}
+
+}  // namespace tilewright::ir

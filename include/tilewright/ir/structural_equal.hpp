@@ -1,0 +1,283 @@
+#pragma once
+// Structural equality and hashing.
+//
+// Definitions are matched to definitions: the first time a Var of each side is met the two
+// are paired (after their types compare equal), and from then on each may only meet its
+// partner. Names, spans and comments are ignored; kwargs and attrs compare as unordered
+// maps; INDEX and INT64 constants compare equal; buffer references (memref) on tensor and
+// tile types are allocation details and are not compared — all as upstream's
+// assert_structural_equal does.
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "tilewright/ir/detail/reflect.hpp"
+#include "tilewright/ir/function.hpp"
+
+namespace tilewright::ir {
+
+class StructuralEqual {
+ public:
+  // The first difference found, as a path and a reason, e.g.
+  // "function k / body / stmt 3 / value / args 1: ConstInt 4 vs 5".
+  [[nodiscard]] const std::string& first_difference() const noexcept { return difference_; }
+
+  bool operator()(const Program& a, const Program& b) { return eq(a, b); }
+  bool operator()(const Function& a, const Function& b) { return eq(a, b); }
+  bool operator()(const Stmt& a, const Stmt& b) { return eq(a, b); }
+  bool operator()(const Expr& a, const Expr& b) { return eq(a, b); }
+  bool operator()(const Type& a, const Type& b) { return eq(a, b); }
+
+ private:
+  std::unordered_map<const ExprNode*, const ExprNode*> left_to_right_, right_to_left_;
+  std::vector<std::string> path_;
+  std::string difference_;
+
+  bool fail(const std::string& why) {
+    if (difference_.empty()) {
+      for (const auto& p : path_) difference_ += p + " / ";
+      difference_ += why;
+    }
+    return false;
+  }
+  template <class F>
+  bool at(std::string segment, F&& f) {
+    path_.push_back(std::move(segment));
+    bool ok = f();
+    path_.pop_back();
+    return ok;
+  }
+
+  // ---- leaves ----
+  bool eq(const Name&, const Name&) { return true; }
+  bool eq(const Comments&, const Comments&) { return true; }
+  bool eq(const Span&, const Span&) { return true; }
+  bool eq(const Callee& a, const Callee& b) {
+    if (a == b) return true;
+    auto spell = [](const Callee& c) { return c.is_function() ? c.function : std::string(op_name(c.op)); };
+    return fail("callee " + spell(a) + " vs " + spell(b));
+  }
+  bool eq(double a, double b) { return a == b || (a != a && b != b) ? true : fail("float " + std::to_string(a) + " vs " + std::to_string(b)); }
+  template <class T>
+    requires(std::is_integral_v<T> || std::is_enum_v<T> || std::is_same_v<T, std::string> ||
+             std::is_same_v<T, EnumText>)
+  bool eq(const T& a, const T& b) {
+    if (a == b) return true;
+    if constexpr (std::is_integral_v<T>) return fail(std::to_string(a) + " vs " + std::to_string(b));
+    else if constexpr (std::is_same_v<T, std::string>) return fail("'" + a + "' vs '" + b + "'");
+    else return fail("values differ");
+  }
+  template <class T>
+  bool eq(const std::vector<T>& a, const std::vector<T>& b) {
+    if (a.size() != b.size())
+      return fail("length " + std::to_string(a.size()) + " vs " + std::to_string(b.size()));
+    for (std::size_t i = 0; i < a.size(); ++i)
+      if (!at("[" + std::to_string(i) + "]", [&] { return eq(a[i], b[i]); })) return false;
+    return true;
+  }
+  template <class T>
+  bool eq(const std::optional<T>& a, const std::optional<T>& b) {
+    if (a.has_value() != b.has_value()) return fail(a ? "present vs absent" : "absent vs present");
+    return !a || eq(*a, *b);
+  }
+  template <class T>
+    requires detail::is_reflected<T>
+  bool eq(const T& a, const T& b) {
+    return detail::all_fields(a, b, [&](const char* name, const auto& x, const auto& y) {
+      return at(name, [&] { return eq(x, y); });
+    });
+  }
+  bool eq(const AttrValue& a, const AttrValue& b) {
+    if (a.index() != b.index()) return fail("attribute kinds differ");
+    return dispatch(a, [&](const auto& x) { return eq(x, std::get<std::decay_t<decltype(x)>>(b)); });
+  }
+  bool eq(const Kwargs& a, const Kwargs& b) {
+    if (a.size() != b.size())
+      return fail("kwarg count " + std::to_string(a.size()) + " vs " + std::to_string(b.size()));
+    for (const auto& entry : a) {
+      const AttrValue* other = find_kwarg(b, entry.first);
+      if (!other) return fail("kwarg '" + entry.first + "' missing on the right");
+      if (!at(entry.first, [&] { return eq(entry.second, *other); })) return false;
+    }
+    return true;
+  }
+
+  // ---- types ----
+  bool eq(const TensorType& a, const TensorType& b) {
+    return at("shape", [&] { return eq(a.shape, b.shape); }) && eq(a.dtype, b.dtype) &&
+           at("view", [&] { return eq(a.view, b.view); }) &&
+           (a.distributed == b.distributed || fail("distributed vs plain tensor"));
+  }
+  bool eq(const TileType& a, const TileType& b) {
+    return at("shape", [&] { return eq(a.shape, b.shape); }) &&
+           (a.dtype == b.dtype || fail(std::string("dtype ") + std::string(name_of(a.dtype)) + " vs " + std::string(name_of(b.dtype)))) &&
+           at("view", [&] { return eq(a.view, b.view); }) &&
+           at("memory", [&] { return eq(a.memory, b.memory); });
+  }
+  bool eq(const Type& a, const Type& b) {
+    if (a == b) return true;
+    if (!a || !b) return fail("type missing on one side");
+    if (a->v.index() != b->v.index()) return fail("type kinds differ");
+    return dispatch(a->v, [&](const auto& x) { return eq(x, std::get<std::decay_t<decltype(x)>>(b->v)); });
+  }
+
+  // ---- expressions ----
+  bool eq_var(const Expr& a, const Expr& b) {
+    auto l = left_to_right_.find(a.get());
+    auto r = right_to_left_.find(b.get());
+    if (l != left_to_right_.end() || r != right_to_left_.end()) {
+      if (l != left_to_right_.end() && l->second == b.get()) return true;
+      return fail("variable '" + std::string(name_hint(a)) + "' vs '" + std::string(name_hint(b)) +
+                  "' (bound to different definitions)");
+    }
+    left_to_right_.emplace(a.get(), b.get());
+    right_to_left_.emplace(b.get(), a.get());
+    return at("type of " + std::string(name_hint(a)), [&] { return eq(a->type, b->type); });
+  }
+  bool eq(const Expr& a, const Expr& b) {
+    if (a == b) return true;
+    if (!a || !b) return fail(a ? "expression vs nothing" : "nothing vs expression");
+    if (a->v.index() != b->v.index()) return fail("expression kinds differ");
+    if (auto* x = as<ConstInt>(a)) {
+      auto* y = as<ConstInt>(b);
+      auto* ta = as<ScalarType>(a->type);
+      auto* tb = as<ScalarType>(b->type);
+      if (x->value != y->value)
+        return fail("constant " + std::to_string(x->value) + " vs " + std::to_string(y->value));
+      if (ta && tb && !same_index_class(ta->dtype, tb->dtype)) return fail("constant dtypes differ");
+      return true;
+    }
+    if (is_var_like(a)) {
+      if (!eq_var(a, b)) return false;
+      if (auto* x = as<IterArg>(a)) return at("init", [&] { return eq(x->init, as<IterArg>(b)->init); });
+      return true;
+    }
+    bool ok = dispatch(a->v, [&](const auto& x) { return eq(x, std::get<std::decay_t<decltype(x)>>(b->v)); });
+    return ok && at("type", [&] { return eq(a->type, b->type); });
+  }
+
+  // ---- statements, functions, programs ----
+  bool eq(const Stmt& a, const Stmt& b) {
+    if (a == b) return true;
+    if (!a || !b) return fail(a ? "statement vs nothing" : "nothing vs statement");
+    if (a->v.index() != b->v.index()) return fail("statement kinds differ");
+    if (auto* x = as<For>(a)) {
+      // A loop index is INDEX or INT64 depending on how its bounds were spelled.
+      const For& y = *as<For>(b);
+      auto* ta = as<ScalarType>(x->loop_var->type);
+      auto* tb = as<ScalarType>(y.loop_var->type);
+      if (ta && tb && same_index_class(ta->dtype, tb->dtype) &&
+          !left_to_right_.count(x->loop_var.get())) {
+        left_to_right_.emplace(x->loop_var.get(), y.loop_var.get());
+        right_to_left_.emplace(y.loop_var.get(), x->loop_var.get());
+      }
+    }
+    return dispatch(a->v, [&](const auto& x) { return eq(x, std::get<std::decay_t<decltype(x)>>(b->v)); });
+  }
+  // Function names are labels, like Var names; the body, signature and kind are compared.
+  bool eq(const FunctionNode& a, const FunctionNode& b) {
+    return at("params", [&] { return eq(a.params, b.params); }) &&
+           at("return types", [&] { return eq(a.return_types, b.return_types); }) &&
+           (a.type == b.type || fail("function types differ")) && eq(a.level, b.level) &&
+           eq(a.role, b.role) && at("attrs", [&] { return eq(a.attrs, b.attrs); }) &&
+           at("body", [&] { return eq(a.body, b.body); });
+  }
+  bool eq(const Function& a, const Function& b) {
+    if (a == b) return true;
+    return at("function " + a->name, [&] { return eq(*a, *b); });
+  }
+  bool eq(const Program& a, const Program& b) {
+    if (a == b) return true;
+    return eq(a->functions, b->functions);
+  }
+};
+
+template <class T>
+bool structural_equal(const T& a, const T& b) {
+  return StructuralEqual{}(a, b);
+}
+
+// Equal, or the first difference as a sentence.
+template <class T>
+std::optional<std::string> structural_difference(const T& a, const T& b) {
+  StructuralEqual cmp;
+  if (cmp(a, b)) return std::nullopt;
+  return cmp.first_difference();
+}
+
+// ---- hashing ----------------------------------------------------------------------------
+// Consistent with structural_equal: Vars hash by the order in which they are first met.
+class StructuralHash {
+ public:
+  std::size_t operator()(const Program& p) { return (h(p->functions), seed_); }
+  std::size_t operator()(const Function& f) { return (h(*f), seed_); }
+  std::size_t operator()(const Stmt& s) { return (h(s), seed_); }
+  std::size_t operator()(const Expr& e) { return (h(e), seed_); }
+  std::size_t operator()(const Type& t) { return (h(t), seed_); }
+
+ private:
+  std::size_t seed_ = 0x9e3779b97f4a7c15ull;
+  std::unordered_map<const ExprNode*, std::size_t> vars_;
+
+  void mix(std::size_t v) { seed_ ^= v + 0x9e3779b97f4a7c15ull + (seed_ << 6) + (seed_ >> 2); }
+  void h(const Name&) {}
+  void h(const Comments&) {}
+  void h(const Span&) {}
+  void h(const Callee& c) { mix(c.op.value); mix(std::hash<std::string>{}(c.function)); }
+  void h(double d) { mix(std::hash<double>{}(d)); }
+  void h(const std::string& s) { mix(std::hash<std::string>{}(s)); }
+  void h(const EnumText& s) { h(s.text); }
+  template <class T>
+    requires(std::is_integral_v<T> || std::is_enum_v<T>)
+  void h(T v) { mix(static_cast<std::size_t>(v)); }
+  template <class T>
+  void h(const std::vector<T>& v) { mix(v.size()); for (const auto& x : v) h(x); }
+  template <class T>
+  void h(const std::optional<T>& v) { mix(v.has_value()); if (v) h(*v); }
+  template <class T>
+    requires detail::is_reflected<T>
+  void h(const T& x) { detail::for_each_field(x, [&](const char*, const auto& f) { h(f); }); }
+  void h(const AttrValue& v) { mix(v.index()); dispatch(v, [&](const auto& x) { h(x); }); }
+  void h(const Kwargs& kw) {
+    // Order-independent: sum of per-entry hashes.
+    std::size_t sum = 0;
+    for (const auto& [k, v] : kw) {
+      StructuralHash sub;
+      sub.vars_ = vars_;
+      sub.h(k);
+      sub.h(v);
+      sum += sub.seed_;
+    }
+    mix(sum);
+  }
+  void h(const TensorType& t) { h(t.shape); h(t.dtype); h(t.view); h(t.distributed); }
+  void h(const TileType& t) { h(t.shape); h(t.dtype); h(t.view); h(t.memory); }
+  void h(const Type& t) { if (!t) return mix(0); mix(t->v.index()); dispatch(t->v, [&](const auto& x) { h(x); }); }
+  void h(const Expr& e) {
+    if (!e) return mix(0);
+    mix(e->v.index());
+    if (auto* c = as<ConstInt>(e)) return mix(static_cast<std::size_t>(c->value));
+    if (is_var_like(e)) {
+      auto [it, fresh] = vars_.emplace(e.get(), vars_.size());
+      mix(it->second);
+      if (fresh) h(e->type);
+      if (auto* a = as<IterArg>(e); a && fresh) h(a->init);
+      return;
+    }
+    dispatch(e->v, [&](const auto& x) { h(x); });
+    h(e->type);
+  }
+  void h(const Stmt& s) { if (!s) return mix(0); mix(s->v.index()); dispatch(s->v, [&](const auto& x) { h(x); }); }
+  void h(const Function& f) { h(*f); }
+};
+
+template <class T>
+std::size_t structural_hash(const T& node) {
+  return StructuralHash{}(node);
+}
+
+}  // namespace tilewright::ir

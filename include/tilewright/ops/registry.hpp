@@ -1,0 +1,134 @@
+#pragma once
+// The op registry: one table row per op, keyed by its interned OpId.
+//
+// A row says how to call the op (arity, positional names, kwargs with kinds and defaults),
+// what the passes may assume about it (flags, memory rules) and how to deduce its result
+// type. Users register their own ops the same way the built-in catalog does.
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "tilewright/ir/diagnostic.hpp"
+#include "tilewright/ir/expr.hpp"
+
+namespace tilewright::ops {
+
+using ir::AttrValue;
+using ir::Expr;
+using ir::Kwargs;
+using ir::OpId;
+using ir::Span;
+using ir::Type;
+
+// What kind of value a kwarg holds; `any` accepts every AttrValue.
+enum class KwargKind : std::uint8_t {
+  integer, boolean, string, floating, dtype, memory_space, tensor_layout, tile_layout, pad_value,
+  expr, any
+};
+
+struct KwargSpec {
+  std::string name;
+  KwargKind kind = KwargKind::any;
+  bool required = false;
+  std::optional<AttrValue> default_value;
+};
+
+// Where a tile result's memory space comes from when deduction leaves it open.
+enum class OutputMemory : std::uint8_t {
+  unspecified,     // no rule: the first tile argument that has a space lends it
+  fixed,           // always `fixed_space`
+  from_kwarg,      // the `target_memory` kwarg; with no default the op is retargetable
+  inherit_input,   // the output lives where its input lives
+};
+
+struct MemorySpec {
+  OutputMemory output = OutputMemory::unspecified;
+  std::optional<ir::MemorySpace> fixed_space;    // for `fixed`, or the default of `from_kwarg`
+  std::vector<std::vector<ir::MemorySpace>> inputs;  // allowed spaces per argument (may be empty)
+  // Upstream's no_memory_spec(): the registry never stamps a space on this op's result.
+  bool opted_out = false;
+};
+
+// Which core kind runs an op when the registry pins it (otherwise it follows memory spaces).
+enum class CoreAffinity : std::uint8_t { unspecified, cube, vector, shared, mixed };
+enum class ArgEffect : std::uint8_t { read, write, read_write, kwarg_dependent };
+enum class WriteChannel : std::uint8_t { none, dma, scalar };
+
+struct OpFlags {
+  bool inplace_safe = true;               // false: output must not share its input's buffer
+  int output_reuses_input = -1;           // index of the argument whose buffer the result writes
+  bool no_execution_memory_access = false;  // pure view / declaration
+  std::vector<int> forbid_output_alias;   // arguments the output may not alias
+  bool internal_only = false;             // created by passes, not by users
+  bool functional_access = false;         // functional_execution_memory_access()
+  CoreAffinity affinity = CoreAffinity::unspecified;
+  std::vector<std::pair<int, ArgEffect>> arg_effects;  // arguments the op writes (or reads back)
+  WriteChannel write_channel = WriteChannel::none;
+};
+
+struct DeduceInput {
+  const struct OpInfo& op;
+  const std::vector<Expr>& args;
+  const Kwargs& kwargs;
+  Span span;
+};
+
+// Returns the result type or throws ir::Error (a user error naming the op and the fix).
+using Deducer = std::function<Type(const DeduceInput&)>;
+
+struct OpInfo {
+  OpId id;
+  std::string name;
+  int min_args = 0;
+  int max_args = 0;  // -1: variadic
+  std::vector<std::string> arg_names;
+  std::vector<KwargSpec> kwargs;
+  bool open_kwargs = false;  // accept kwargs not listed (ops whose schema we do not pin)
+  OpFlags flags;
+  MemorySpec memory;
+  Deducer deduce;  // empty: the result type must come from an annotation
+  std::string family;  // catalog header / upstream file the row belongs to (documentation)
+
+  [[nodiscard]] bool retargetable() const noexcept {
+    return memory.output == OutputMemory::from_kwarg && !memory.fixed_space;
+  }
+  [[nodiscard]] bool output_inherits_input() const noexcept {
+    return memory.output == OutputMemory::inherit_input;
+  }
+  [[nodiscard]] const KwargSpec* kwarg(std::string_view key) const noexcept {
+    for (const auto& k : kwargs)
+      if (k.name == key) return &k;
+    return nullptr;
+  }
+};
+
+class Registry {
+ public:
+  // Adds or replaces the row for `info.name`; the id is assigned here.
+  OpInfo& add(OpInfo info) {
+    info.id = ir::intern_op(info.name);
+    auto& slot = rows_[info.id.value];
+    slot = std::move(info);
+    return slot;
+  }
+  [[nodiscard]] const OpInfo* find(OpId id) const noexcept {
+    auto it = rows_.find(id.value);
+    return it == rows_.end() ? nullptr : &it->second;
+  }
+  [[nodiscard]] const OpInfo* find(std::string_view name) const { return find(ir::intern_op(name)); }
+  [[nodiscard]] std::size_t size() const noexcept { return rows_.size(); }
+  template <class F>
+  void for_each(F&& f) const {
+    for (const auto& [id, info] : rows_) f(info);
+  }
+
+ private:
+  std::unordered_map<std::uint32_t, OpInfo> rows_;
+};
+
+}  // namespace tilewright::ops

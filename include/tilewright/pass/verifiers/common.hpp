@@ -1,0 +1,22 @@
+#pragma once
+// Helpers shared by the property verifiers.
+#include <string>
+
+#include "tilewright/ir/diagnostic.hpp"
+#include "tilewright/ir/walk.hpp"
+
+namespace tilewright::pass::verifiers {
+
+inline ir::Diagnostic property_error(std::string_view rule, std::string message, ir::Span span) {
+  return ir::Diagnostic{ir::Severity::error, ir::ErrorKind::internal, std::string(rule),
+                        std::move(message), std::move(span), {}};
+}
+
+inline std::string callee_name(const ir::Call& c) {
+  return c.callee.is_function() ? c.callee.function : std::string(ir::op_name(c.callee.op));
+}
+inline bool is_tile_op(const ir::Call& c) {
+  return !c.callee.is_function() && ir::op_name(c.callee.op).starts_with("tile.");
+}
+
+}  // namespace tilewright::pass::verifiers

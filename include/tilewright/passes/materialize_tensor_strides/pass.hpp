@@ -1,0 +1,132 @@
+#pragma once
+// MaterializeTensorStrides (seed 001; MT-01…MT-13).
+//
+// Every tensor type that carries a view with an empty stride gets the packed stride of its
+// layout written out: ND (and the MX packs) row-major, DN column-major over the trailing
+// pair, NZ row-major over its blocked rank-5 shape. Bare tensors, explicit strides and all
+// other types keep their identity. Calls keep their own (now materialized) result type and
+// are never re-deduced: re-deduction would undo the 2D load types FlattenTileNdTo2D wrote.
+#include <unordered_map>
+
+#include "tilewright/ir/geometry.hpp"
+#include "tilewright/ir/index_arith.hpp"
+#include "tilewright/ir/mutate.hpp"
+#include "tilewright/pass/pass.hpp"
+
+namespace tilewright::passes {
+
+namespace materialize_detail {
+
+// Packed strides of `shape` under `layout`, symbolic dims kept as symbols (MT-03/04).
+inline std::vector<ir::Expr> packed_strides(const std::vector<ir::Expr>& shape, ir::TensorLayout layout,
+                                            const ir::Span& span) {
+  const std::size_t n = shape.size();
+  std::vector<ir::Expr> stride(n);
+  if (n == 0) return stride;
+  if (layout == ir::TensorLayout::DN) {
+    if (n < 2)
+      ir::throw_user_error("MaterializeTensorStrides",
+                           "BuildLogicalStridesFromLayout: DN layout requires rank >= 2, got " + std::to_string(n) +
+                               "; annotate a rank-1 tensor as ND",
+                           span);
+    stride[n - 2] = ir::make_int(1);
+    stride[n - 1] = shape[n - 2];
+    if (n >= 3) stride[n - 3] = ir::index_mul(shape[n - 2], shape[n - 1]);
+    for (std::size_t k = n - 3; k-- > 0;) stride[k] = ir::index_mul(stride[k + 1], shape[k + 1]);
+    return stride;
+  }
+  stride[n - 1] = ir::make_int(1);
+  for (std::size_t k = n - 1; k-- > 0;) stride[k] = ir::index_mul(stride[k + 1], shape[k + 1]);
+  return stride;
+}
+
+class Materializer : public ir::Mutator<Materializer> {
+ public:
+  explicit Materializer(const ir::Span& fallback) : fallback_span_(fallback) {}
+
+  void at(const ir::Span& span) { current_span_ = span.known() ? span : fallback_span_; }
+
+  ir::Type mutate_type(const ir::Type& t) {
+    if (!t) return t;
+    // Types are shared between Vars, Calls and signatures: materialize each node once.
+    if (auto it = memo_.find(t.get()); it != memo_.end()) return it->second;
+    ir::Type out = materialize(t);
+    memo_.emplace(t.get(), out);
+    return out;
+  }
+
+  ir::Expr mutate_expr(const ir::Expr& e) {
+    if (e) at(e->span);
+    return Mutator::mutate_expr(e);
+  }
+  ir::Stmt mutate_stmt(const ir::Stmt& s) {
+    if (s) at(s->span);
+    return Mutator::mutate_stmt(s);
+  }
+
+ private:
+  ir::Type materialize(const ir::Type& t) {
+    if (auto* tensor = ir::as<ir::TensorType>(t)) {
+      if (!tensor->view) return t;  // MT-02: bare tensor = implicit packed ND
+      const ir::TensorView& view = *tensor->view;
+      if (view.layout == ir::TensorLayout::NZ) {  // MT-08: checked before the stride short-cut
+        auto dims = ir::maybe_dims(tensor->shape);
+        if (!math::is_blocked_nz_shape(std::span<const math::maybe_i64>(dims), ir::byte_width(tensor->dtype)))
+          ir::throw_internal_error(
+              "MaterializeTensorStrides",
+              "NZ tensor view is not blocked: a tensor may carry NZ only in the blocked rank-5 form "
+              "[B, C/c0, R/16, 16, c0] that BlockNzTensorViews produces; run that pass first, or annotate the "
+              "tensor as pl.ND or pl.DN and produce NZ on a tile",
+              current_span_);
+      }
+      if (!view.stride.empty()) return t;  // MT-06: explicit strides are kept, unvalidated
+      ir::TensorView next = view;
+      next.stride = packed_strides(tensor->shape, view.layout, current_span_);
+      return ir::make_tensor_type(tensor->shape, tensor->dtype, std::move(next), tensor->memref,
+                                  tensor->distributed);  // MT-09: memref, pad, distributed kept
+    }
+    if (ir::as<ir::TupleType>(t)) return Mutator::mutate_type(t);  // MT-12: rebuilt only if an element changed
+    return t;
+  }
+
+  std::unordered_map<const ir::TypeNode*, ir::Type> memo_;
+  ir::Span fallback_span_;
+  ir::Span current_span_;
+};
+
+}  // namespace materialize_detail
+
+struct MaterializeTensorStrides {
+  static constexpr pass::PassInfo info{
+      "MaterializeTensorStrides",
+      "materialize_tensor_strides",
+      pass::PassLevel::program,
+      {pass::Property::SSAForm, pass::Property::SplitIncoreOrch, pass::Property::IncoreTileOps,
+       pass::Property::TileOps2D, pass::Property::TileMemoryInferred, pass::Property::NormalizedStmtStructure},
+      {pass::Property::SSAForm, pass::Property::SplitIncoreOrch, pass::Property::IncoreTileOps,
+       pass::Property::TileOps2D, pass::Property::TileMemoryInferred, pass::Property::NormalizedStmtStructure,
+       pass::Property::TensorViewCanonical},
+      {}};
+
+  // MT-01: every function, whatever its kind. MT-13: an unchanged program is returned as
+  // itself, so a second run is the identity.
+  ir::Program operator()(const ir::Program& program, pass::PassContext& ctx) const {
+    std::vector<ir::Function> functions;
+    functions.reserve(program->functions.size());
+    bool changed = false;
+    for (const auto& f : program->functions) {
+      materialize_detail::Materializer m(f->span);
+      ir::Function next = m.mutate_function(f);
+      if (next != f) {
+        changed = true;
+        ctx.stats.add(info.name, "functions changed");
+      }
+      functions.push_back(std::move(next));
+    }
+    return changed ? ir::make_program(program->name, std::move(functions)) : program;
+  }
+};
+
+inline constexpr MaterializeTensorStrides materialize_tensor_strides{};
+
+}  // namespace tilewright::passes

@@ -1,0 +1,29 @@
+#pragma once
+// The passes this library ships, by name, and the default pipeline. This is the only file
+// besides the umbrella header that names every pass folder.
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "tilewright/pass/pipeline.hpp"
+#include "tilewright/passes/fold_no_op_reshape/pass.hpp"
+#include "tilewright/passes/materialize_tensor_strides/pass.hpp"
+
+namespace tilewright::passes {
+
+inline std::vector<pass::AnyPass> all_passes() {
+  return {pass::erase(MaterializeTensorStrides{}), pass::erase(FoldNoOpReshape{})};
+}
+
+// Accepts the Python factory name (`materialize_tensor_strides`) or upstream's CamelCase
+// name (`MaterializeTensorStrides`).
+inline std::optional<pass::AnyPass> find_pass(std::string_view name) {
+  for (auto& p : all_passes())
+    if (p.info.factory == name || p.info.name == name) return p;
+  return std::nullopt;
+}
+
+// The tile-lowering passes in upstream's pipeline order.
+inline std::vector<pass::AnyPass> default_pipeline() { return all_passes(); }
+
+}  // namespace tilewright::passes

@@ -1,0 +1,588 @@
+#pragma once
+// Tokenizer for PyPTO's `pl` text (a subset of Python's lexical grammar).
+//
+// It accepts both the raw printer layout and the ruff-formatted one, so it follows
+// Python's rules where they matter for layout: implicit line joining inside brackets,
+// backslash continuation, INDENT/DEDENT from a stack of indentation widths, blank and
+// comment-only lines being invisible to the indentation logic, both quote styles.
+//
+// Comment-only lines are kept as COMMENT tokens because the printer writes leading
+// comments that must survive a round trip. Each one is emitted right before the first
+// token of the statement that follows it, i.e. after that statement's INDENT/DEDENT
+// tokens, so the parser can attach pending comments when it starts a statement.
+// Comments that follow the last statement are emitted just before END. Trailing
+// comments on a code line and comments inside brackets carry nothing the printer
+// produces, so they are dropped.
+//
+// Columns count bytes, not code points: printed text is ASCII outside strings.
+#include <charconv>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <utility>
+#include <vector>
+
+#include "tilewright/ir/diagnostic.hpp"
+#include "tilewright/ir/span.hpp"
+
+namespace tilewright::text {
+
+// clang-format off
+enum class TokenKind : std::uint8_t {
+  // Keywords are plain names; the parser compares their text.
+  name, integer, floating, string, comment, newline, indent, dedent, end,
+  lparen, rparen, lbracket, rbracket, lbrace, rbrace,
+  comma, colon, semicolon, dot, ellipsis, arrow, assign, walrus, at,
+  plus, minus, star, double_star, slash, double_slash, percent,
+  lshift, rshift, amp, pipe, caret, tilde,
+  less, greater, less_equal, greater_equal, equal_equal, not_equal,
+  plus_assign, minus_assign, star_assign, double_star_assign, slash_assign,
+  double_slash_assign, percent_assign, at_assign, amp_assign, pipe_assign, caret_assign,
+  lshift_assign, rshift_assign,
+};
+// clang-format on
+
+struct Token {
+  TokenKind kind = TokenKind::end;
+  // The exact source spelling, except: STRING holds the decoded value (UTF-8) and
+  // COMMENT holds the text after `#` and one following space. Empty for the
+  // layout tokens NEWLINE, INDENT, DEDENT and END.
+  std::string text;
+  // INTEGER only. The literal 9223372036854775808 is accepted so that INT64_MIN can be
+  // written as `-9223372036854775808`; it is stored as INT64_MIN, and the parser must
+  // reject it unless it folds it under a unary minus (negating it gives itself back).
+  std::int64_t int_value = 0;
+  double float_value = 0.0;  // FLOATING only
+  char quote = 0;            // STRING only: '\'' or '"'
+  ir::Span span;             // where the token starts
+  std::size_t offset = 0;    // byte range in the source (for a STRING: including quotes)
+  std::size_t length = 0;
+
+  [[nodiscard]] bool is(TokenKind k) const noexcept { return kind == k; }
+  [[nodiscard]] bool is_name(std::string_view s) const noexcept {
+    return kind == TokenKind::name && text == s;
+  }
+};
+
+namespace detail {
+
+struct Punct {
+  std::string_view spelling;
+  TokenKind kind;
+};
+
+// Longest spellings first, so a linear scan gives maximal munch.
+inline constexpr Punct kPunct[] = {
+    {"**=", TokenKind::double_star_assign},
+    {"//=", TokenKind::double_slash_assign},
+    {"<<=", TokenKind::lshift_assign},
+    {">>=", TokenKind::rshift_assign},
+    {"...", TokenKind::ellipsis},
+    {"->", TokenKind::arrow},
+    {"**", TokenKind::double_star},
+    {"//", TokenKind::double_slash},
+    {"<<", TokenKind::lshift},
+    {">>", TokenKind::rshift},
+    {"<=", TokenKind::less_equal},
+    {">=", TokenKind::greater_equal},
+    {"==", TokenKind::equal_equal},
+    {"!=", TokenKind::not_equal},
+    {":=", TokenKind::walrus},
+    {"+=", TokenKind::plus_assign},
+    {"-=", TokenKind::minus_assign},
+    {"*=", TokenKind::star_assign},
+    {"/=", TokenKind::slash_assign},
+    {"%=", TokenKind::percent_assign},
+    {"@=", TokenKind::at_assign},
+    {"&=", TokenKind::amp_assign},
+    {"|=", TokenKind::pipe_assign},
+    {"^=", TokenKind::caret_assign},
+    {"(", TokenKind::lparen},
+    {")", TokenKind::rparen},
+    {"[", TokenKind::lbracket},
+    {"]", TokenKind::rbracket},
+    {"{", TokenKind::lbrace},
+    {"}", TokenKind::rbrace},
+    {",", TokenKind::comma},
+    {":", TokenKind::colon},
+    {";", TokenKind::semicolon},
+    {".", TokenKind::dot},
+    {"=", TokenKind::assign},
+    {"@", TokenKind::at},
+    {"+", TokenKind::plus},
+    {"-", TokenKind::minus},
+    {"*", TokenKind::star},
+    {"/", TokenKind::slash},
+    {"%", TokenKind::percent},
+    {"&", TokenKind::amp},
+    {"|", TokenKind::pipe},
+    {"^", TokenKind::caret},
+    {"~", TokenKind::tilde},
+    {"<", TokenKind::less},
+    {">", TokenKind::greater},
+};
+
+inline bool is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
+inline bool is_name_start(char c) noexcept {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+inline bool is_name_char(char c) noexcept { return is_name_start(c) || is_digit(c); }
+inline int hex_value(char c) noexcept {
+  if (is_digit(c)) return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+inline void append_utf8(std::string& out, std::uint32_t cp) {
+  if (cp < 0x80) {
+    out += static_cast<char>(cp);
+  } else if (cp < 0x800) {
+    out += static_cast<char>(0xC0 | (cp >> 6));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else if (cp < 0x10000) {
+    out += static_cast<char>(0xE0 | (cp >> 12));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else {
+    out += static_cast<char>(0xF0 | (cp >> 18));
+    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  }
+}
+
+// Quoted for printable ASCII; raw bytes would garble the message, so show them in hex.
+inline std::string describe_char(char c) {
+  auto u = static_cast<unsigned char>(c);
+  if (u >= 0x21 && u < 0x7F) return std::string("character '") + c + "'";
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  return std::string("byte 0x") + kHex[u >> 4] + kHex[u & 0xF];
+}
+
+class Scanner {
+ public:
+  Scanner(std::string_view src, std::shared_ptr<const std::string> file)
+      : src_(src), file_(std::move(file)) {}
+
+  std::vector<Token> run() {
+    // Lines and columns are ints in Span; refuse inputs that could overflow them.
+    if (src_.size() >= static_cast<std::size_t>(std::numeric_limits<int>::max()))
+      fail(0, "source text is too large (2 GiB or more)");
+    if (src_.substr(0, 3) == "\xEF\xBB\xBF") pos_ = line_start_ = 3;  // UTF-8 BOM
+    while (pos_ < src_.size()) {
+      if (at_line_start_) {
+        start_line();
+      } else {
+        scan_in_line();
+      }
+    }
+    if (!brackets_.empty()) {
+      const Open& o = brackets_.back();
+      fail_at(o.span, std::string("'") + o.ch + "' was never closed");
+    }
+    if (line_has_tokens_) push(TokenKind::newline, pos_, 0);
+    while (indents_.size() > 1) {
+      indents_.pop_back();
+      push(TokenKind::dedent, pos_, 0);
+    }
+    flush_comments();
+    push(TokenKind::end, pos_, 0);
+    return std::move(out_);
+  }
+
+ private:
+  struct Open {
+    char ch;
+    ir::Span span;
+  };
+
+  [[nodiscard]] char at(std::size_t i) const noexcept { return i < src_.size() ? src_[i] : '\0'; }
+  [[nodiscard]] bool is_line_end(std::size_t i) const noexcept {
+    return at(i) == '\n' || (at(i) == '\r' && at(i + 1) == '\n');
+  }
+  [[nodiscard]] ir::Span span_at(std::size_t offset) const {
+    return ir::Span{file_, line_, static_cast<int>(offset - line_start_) + 1};
+  }
+
+  [[noreturn]] static void fail_at(ir::Span span, std::string message) {
+    ir::throw_user_error("parser", std::move(message), std::move(span));
+  }
+  [[noreturn]] void fail(std::size_t offset, std::string message) const {
+    fail_at(span_at(offset), std::move(message));
+  }
+
+  Token& push(TokenKind kind, std::size_t offset, std::size_t length, std::string text = {}) {
+    Token t;
+    t.kind = kind;
+    t.text = std::move(text);
+    t.span = span_at(offset);
+    t.offset = offset;
+    t.length = length;
+    out_.push_back(std::move(t));
+    return out_.back();
+  }
+
+  void consume_line_end() {
+    pos_ += at(pos_) == '\r' ? 2 : 1;
+    ++line_;
+    line_start_ = pos_;
+  }
+
+  void flush_comments() {
+    for (Token& c : pending_comments_) out_.push_back(std::move(c));
+    pending_comments_.clear();
+  }
+
+  // Handles the start of a physical line outside brackets: skips blank lines, queues
+  // comment-only lines, and turns the indentation of a code line into INDENT/DEDENT.
+  void start_line() {
+    std::size_t i = pos_;
+    while (at(i) == ' ' || at(i) == '\t') ++i;
+    if (i >= src_.size()) {
+      pos_ = i;
+      return;
+    }
+    if (is_line_end(i)) {
+      pos_ = i;
+      consume_line_end();
+      return;
+    }
+    if (at(i) == '#') {
+      std::size_t end = i;
+      while (end < src_.size() && src_[end] != '\n') ++end;
+      std::size_t text_end = end > i && at(end - 1) == '\r' && end < src_.size() ? end - 1 : end;
+      std::size_t body = i + 1 + (at(i + 1) == ' ' ? 1 : 0);
+      if (body > text_end) body = text_end;
+      Token t;
+      t.kind = TokenKind::comment;
+      t.text = std::string(src_.substr(body, text_end - body));
+      t.span = span_at(i);
+      t.offset = i;
+      t.length = text_end - i;
+      pending_comments_.push_back(std::move(t));
+      pos_ = end;
+      if (pos_ < src_.size()) consume_line_end();
+      return;
+    }
+    // Tabs are harmless on blank lines, but their width is ambiguous in indentation.
+    if (std::size_t tab = src_.substr(pos_, i - pos_).find('\t'); tab != std::string_view::npos)
+      fail(pos_ + tab, "tab character in indentation; indent with spaces only");
+    std::size_t width = i - pos_;
+    pos_ = i;
+    if (width > indents_.back()) {
+      indents_.push_back(width);
+      push(TokenKind::indent, line_start_, width);
+    } else {
+      while (width < indents_.back()) {
+        indents_.pop_back();
+        push(TokenKind::dedent, pos_, 0);
+      }
+      if (width != indents_.back())
+        fail(pos_, "unindent does not match any outer indentation level");
+    }
+    flush_comments();
+    at_line_start_ = false;
+    line_has_tokens_ = false;
+  }
+
+  void scan_in_line() {
+    const char c = src_[pos_];
+    if (c == ' ' || c == '\t') {
+      ++pos_;
+    } else if (is_line_end(pos_)) {
+      if (brackets_.empty()) {
+        if (line_has_tokens_) push(TokenKind::newline, pos_, at(pos_) == '\r' ? 2 : 1);
+        at_line_start_ = true;
+        line_has_tokens_ = false;
+      }
+      consume_line_end();
+    } else if (c == '\r') {
+      fail(pos_, "carriage return not followed by a line feed");
+    } else if (c == '#') {
+      while (pos_ < src_.size() && !is_line_end(pos_)) ++pos_;
+    } else if (c == '\\') {
+      if (pos_ + 1 >= src_.size()) fail(pos_, "line continuation character at end of file");
+      if (!is_line_end(pos_ + 1))
+        fail(pos_ + 1, "unexpected character after line continuation character");
+      ++pos_;
+      consume_line_end();
+    } else if (is_digit(c) || (c == '.' && is_digit(at(pos_ + 1)))) {
+      scan_number();
+    } else if (is_name_start(c)) {
+      std::size_t start = pos_;
+      while (is_name_char(at(pos_))) ++pos_;
+      push(TokenKind::name, start, pos_ - start, std::string(src_.substr(start, pos_ - start)));
+      line_has_tokens_ = true;
+    } else if (c == '\'' || c == '"') {
+      scan_string();
+    } else {
+      scan_punct();
+    }
+  }
+
+  void scan_number() {
+    const std::size_t start = pos_;
+    while (is_digit(at(pos_))) ++pos_;
+    bool is_float = false;
+    if (at(pos_) == '.') {
+      is_float = true;
+      ++pos_;
+      while (is_digit(at(pos_))) ++pos_;
+    }
+    if (at(pos_) == 'e' || at(pos_) == 'E') {
+      std::size_t exp = pos_ + 1;
+      if (at(exp) == '+' || at(exp) == '-') ++exp;
+      if (is_digit(at(exp))) {
+        is_float = true;
+        pos_ = exp;
+        while (is_digit(at(pos_))) ++pos_;
+      }
+    }
+    // `0x10`, `1_000`, `1e`, `3j` and friends: Python accepts some, the printer emits
+    // none, and splitting them into a number and a name would hide the mistake.
+    if (is_name_char(at(pos_)) || (at(pos_) == '.' && is_digit(at(pos_ + 1)))) {
+      std::size_t end = pos_;
+      while (is_name_char(at(end)) || at(end) == '.') ++end;
+      fail(start, "invalid numeric literal '" + std::string(src_.substr(start, end - start)) +
+                      "'; only decimal integers and floats are accepted");
+    }
+    std::string text(src_.substr(start, pos_ - start));
+    if (is_float) {
+      double value = 0.0;
+      auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+      if (ec != std::errc() || ptr != text.data() + text.size())
+        fail(start, "float literal " + text + " is out of range for a 64-bit float");
+      const std::size_t length = text.size();
+      Token& t = push(TokenKind::floating, start, length, std::move(text));
+      t.float_value = value;
+    } else {
+      if (text.size() > 1 && text[0] == '0' && text.find_first_not_of('0') != std::string::npos)
+        fail(start, "leading zeros in decimal integer literal " + text + " are not permitted");
+      constexpr std::uint64_t kLimit = std::uint64_t{1} << 63;  // see Token::int_value
+      std::uint64_t value = 0;
+      for (char d : text) {
+        auto digit = static_cast<std::uint64_t>(d - '0');
+        if (value > (kLimit - digit) / 10)
+          fail(start, "integer literal " + text + " does not fit in 64 bits");
+        value = value * 10 + digit;
+      }
+      const std::size_t length = text.size();
+      Token& t = push(TokenKind::integer, start, length, std::move(text));
+      t.int_value = value == kLimit ? std::numeric_limits<std::int64_t>::min()
+                                    : static_cast<std::int64_t>(value);
+    }
+    line_has_tokens_ = true;
+  }
+
+  // Reads `digits` hex digits after an escape letter; returns the code point.
+  std::uint32_t read_hex_escape(std::size_t escape, int digits) {
+    std::uint32_t value = 0;
+    for (int k = 0; k < digits; ++k) {
+      int h = hex_value(at(pos_));
+      if (h < 0 || pos_ >= src_.size())
+        fail(escape, std::string("truncated \\") + src_[escape + 1] + " escape in string literal");
+      value = value * 16 + static_cast<std::uint32_t>(h);
+      ++pos_;
+    }
+    return value;
+  }
+
+  void scan_string() {
+    const std::size_t start = pos_;
+    const ir::Span start_span = span_at(start);
+    const char q = src_[pos_];
+    if (at(pos_ + 1) == q && at(pos_ + 2) == q)
+      fail(start, "triple-quoted strings are not supported");
+    ++pos_;
+    std::string value;
+    for (;;) {
+      if (pos_ >= src_.size() || is_line_end(pos_))
+        fail_at(start_span, "unterminated string literal");
+      const char c = src_[pos_];
+      if (c == q) {
+        ++pos_;
+        break;
+      }
+      if (c != '\\') {
+        value += c;
+        ++pos_;
+        continue;
+      }
+      const std::size_t escape = pos_;
+      ++pos_;
+      if (pos_ >= src_.size()) fail_at(start_span, "unterminated string literal");
+      const char e = src_[pos_];
+      if (is_line_end(pos_)) {  // a backslash-newline inside a string joins the lines
+        consume_line_end();
+        continue;
+      }
+      ++pos_;
+      switch (e) {
+        case '\\':
+          value += '\\';
+          break;
+        case '\'':
+          value += '\'';
+          break;
+        case '"':
+          value += '"';
+          break;
+        case 'n':
+          value += '\n';
+          break;
+        case 't':
+          value += '\t';
+          break;
+        case 'r':
+          value += '\r';
+          break;
+        case 'a':
+          value += '\a';
+          break;
+        case 'b':
+          value += '\b';
+          break;
+        case 'f':
+          value += '\f';
+          break;
+        case 'v':
+          value += '\v';
+          break;
+        case 'x':
+          append_utf8(value, read_hex_escape(escape, 2));
+          break;
+        case 'u':
+        case 'U': {
+          std::uint32_t cp = read_hex_escape(escape, e == 'u' ? 4 : 8);
+          if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+            fail(escape, "escape \\" + std::string(src_.substr(escape + 1, pos_ - escape - 1)) +
+                             " is not a valid Unicode scalar value");
+          append_utf8(value, cp);
+          break;
+        }
+        case 'N':
+          fail(escape, "\\N{...} escapes are not supported");
+        default:
+          if (e >= '0' && e <= '7') {
+            std::uint32_t cp = static_cast<std::uint32_t>(e - '0');
+            for (int k = 0; k < 2 && at(pos_) >= '0' && at(pos_) <= '7'; ++k, ++pos_)
+              cp = cp * 8 + static_cast<std::uint32_t>(at(pos_) - '0');
+            append_utf8(value, cp);
+          } else {  // Python keeps unknown escapes verbatim
+            value += '\\';
+            value += e;
+          }
+      }
+    }
+    Token& t = push(TokenKind::string, start, pos_ - start, std::move(value));
+    t.span = start_span;  // a backslash-newline may have moved line_ past the start
+    t.quote = q;
+    line_has_tokens_ = true;
+  }
+
+  void scan_punct() {
+    const std::size_t start = pos_;
+    const std::string_view rest = src_.substr(pos_);
+    const char c = rest[0];
+    for (const Punct& p : kPunct) {
+      if (p.spelling[0] != c || rest.substr(0, p.spelling.size()) != p.spelling) continue;
+      if (p.spelling.size() == 1 && (c == '(' || c == '[' || c == '{')) {
+        brackets_.push_back(Open{c, span_at(start)});
+      } else if (p.spelling.size() == 1 && (c == ')' || c == ']' || c == '}')) {
+        if (brackets_.empty()) fail(start, std::string("unbalanced '") + c + "'");
+        const Open& o = brackets_.back();
+        const char want = o.ch == '(' ? ')' : o.ch == '[' ? ']' : '}';
+        if (c != want)
+          fail(start, std::string("closing '") + c + "' does not match '" + o.ch + "' opened at " +
+                          std::to_string(o.span.line) + ":" + std::to_string(o.span.column));
+        brackets_.pop_back();
+      }
+      pos_ += p.spelling.size();
+      push(p.kind, start, p.spelling.size(), std::string(p.spelling));
+      line_has_tokens_ = true;
+      return;
+    }
+    const auto u = static_cast<unsigned char>(src_[pos_]);
+    fail(start, "unexpected " + describe_char(src_[pos_]) +
+                    (u >= 0x80 ? "; names and operators must be ASCII" : ""));
+  }
+
+  std::string_view src_;
+  std::shared_ptr<const std::string> file_;
+  std::size_t pos_ = 0;
+  std::size_t line_start_ = 0;
+  int line_ = 1;
+  bool at_line_start_ = true;
+  bool line_has_tokens_ = false;
+  std::vector<std::size_t> indents_{0};
+  std::vector<Open> brackets_;
+  std::vector<Token> pending_comments_;
+  std::vector<Token> out_;
+};
+
+}  // namespace detail
+
+// Tokenizes the whole text. Throws ir::Error (origin "parser", user kind) at the first
+// lexical error. The result always ends with exactly one END token; every non-empty
+// logical line ends with NEWLINE, even without a final line feed.
+inline std::vector<Token> tokenize(std::string_view source,
+                                   std::shared_ptr<const std::string> file = nullptr) {
+  return detail::Scanner(source, std::move(file)).run();
+}
+
+// For parser messages ("expected ':'"): "name", "end of line", "':'", ...
+inline std::string token_kind_name(TokenKind kind) {
+  switch (kind) {
+    case TokenKind::name:
+      return "name";
+    case TokenKind::integer:
+      return "integer literal";
+    case TokenKind::floating:
+      return "float literal";
+    case TokenKind::string:
+      return "string literal";
+    case TokenKind::comment:
+      return "comment";
+    case TokenKind::newline:
+      return "end of line";
+    case TokenKind::indent:
+      return "indent";
+    case TokenKind::dedent:
+      return "dedent";
+    case TokenKind::end:
+      return "end of input";
+    default:
+      break;
+  }
+  for (const detail::Punct& p : detail::kPunct)
+    if (p.kind == kind) return "'" + std::string(p.spelling) + "'";
+  return "token";
+}
+
+// "name 'x'", "integer literal 42", "'('", "end of line" — for "expected X, found Y".
+inline std::string describe(const Token& t) {
+  switch (t.kind) {
+    case TokenKind::name:
+      return "name '" + t.text + "'";
+    case TokenKind::integer:
+    case TokenKind::floating:
+      return token_kind_name(t.kind) + " " + t.text;
+    case TokenKind::string:
+      return "string literal";
+    case TokenKind::comment:
+    case TokenKind::newline:
+    case TokenKind::indent:
+    case TokenKind::dedent:
+    case TokenKind::end:
+      return token_kind_name(t.kind);
+    default:
+      return "'" + t.text + "'";
+  }
+}
+
+}  // namespace tilewright::text
