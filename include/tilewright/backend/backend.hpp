@@ -1,48 +1,35 @@
 #pragma once
-// Backends as policy types. A backend contributes data only: the capacity of each on-chip
-// memory. "none" means unlimited, as upstream behaves when no backend is configured.
-#include <array>
-#include <cstdint>
-#include <limits>
+// Backends as policy types. A backend contributes data only — the capacity of each on-chip
+// memory, whose table lives in math/capacity.hpp. "none" means unlimited, as upstream
+// behaves when no backend is configured.
 #include <optional>
 #include <string_view>
 
 #include "tilewright/ir/enums.hpp"
+#include "tilewright/math/capacity.hpp"
 
 namespace tilewright::backend {
 
-inline constexpr std::uint64_t unlimited = std::numeric_limits<std::uint64_t>::max();
-
 struct BackendInfo {
   std::string_view name;
-  std::array<std::uint64_t, 10> capacity{};  // bytes, indexed by ir::MemorySpace
+  math::backend_kind kind = math::backend_kind::none;
 
-  [[nodiscard]] constexpr std::uint64_t capacity_of(ir::MemorySpace m) const noexcept {
-    return capacity[static_cast<std::size_t>(m)];
+  // The budget a pass may fill in `space`; unlimited without a backend, or where the
+  // backend has no such memory.
+  [[nodiscard]] constexpr math::byte_budget budget(ir::MemorySpace space) const noexcept {
+    return math::budget_of(kind, static_cast<math::memory_space>(space));
   }
-  [[nodiscard]] constexpr bool configured() const noexcept { return name != "none"; }
+  [[nodiscard]] constexpr bool configured() const noexcept { return kind != math::backend_kind::none; }
 };
-
-namespace detail {
-// Order: DDR, Vec, Mat, Left, Right, Acc, Bias, ScalarLocal, LeftScale, RightScale.
-constexpr std::uint64_t KiB = 1024;
-}  // namespace detail
 
 struct None {
-  static constexpr BackendInfo info{"none", {unlimited, unlimited, unlimited, unlimited, unlimited,
-                                             unlimited, unlimited, unlimited, unlimited, unlimited}};
+  static constexpr BackendInfo info{"none", math::backend_kind::none};
 };
 struct Ascend910B {
-  static constexpr BackendInfo info{
-      "ascend910b",
-      {unlimited, 184 * detail::KiB, 512 * detail::KiB, 64 * detail::KiB, 64 * detail::KiB,
-       128 * detail::KiB, 1 * detail::KiB, 0, 0, 0}};
+  static constexpr BackendInfo info{"ascend910b", math::backend_kind::ascend910b};
 };
 struct Ascend950 {
-  static constexpr BackendInfo info{
-      "ascend950",
-      {unlimited, 240 * detail::KiB, 512 * detail::KiB, 64 * detail::KiB, 64 * detail::KiB,
-       256 * detail::KiB, 4 * detail::KiB, 0, 4 * detail::KiB, 4 * detail::KiB}};
+  static constexpr BackendInfo info{"ascend950", math::backend_kind::ascend950};
 };
 
 constexpr BackendInfo none() noexcept { return None::info; }
@@ -52,5 +39,11 @@ constexpr std::optional<BackendInfo> backend_by_name(std::string_view name) noex
     if (b.name == name) return b;
   return std::nullopt;
 }
+
+// BK-01: Mat is 512 KiB on both targets; Acc differs (128 KiB vs 256 KiB).
+static_assert(Ascend910B::info.budget(ir::MemorySpace::Acc).fits(128 * 1024) &&
+              !Ascend910B::info.budget(ir::MemorySpace::Acc).fits(128 * 1024 + 1));
+static_assert(Ascend950::info.budget(ir::MemorySpace::Acc).fits(256 * 1024));
+static_assert(None::info.budget(ir::MemorySpace::Mat).is_unlimited());
 
 }  // namespace tilewright::backend

@@ -17,6 +17,11 @@
 namespace tilewright::ir {
 
 namespace detail {
+template <class T>
+inline constexpr bool is_variant = false;
+template <class... T>
+inline constexpr bool is_variant<std::variant<T...>> = true;
+
 template <class M>
 struct ChildMapper {
   M& m;
@@ -31,6 +36,8 @@ struct ChildMapper {
     } else if constexpr (std::is_same_v<T, AttrValue>) {
       if (auto* e = std::get_if<Expr>(&field)) apply(*e);
       else if (auto* v = std::get_if<std::vector<Expr>>(&field)) apply(*v);
+    } else if constexpr (is_variant<T>) {
+      dispatch(field, [&](auto& alternative) { apply(alternative); });
     } else if constexpr (std::is_same_v<T, Kwargs>) {
       for (auto& kv : field) apply(kv.second);
     } else if constexpr (requires { typename T::value_type; field.begin(); } &&

@@ -136,9 +136,17 @@ class StructuralEqual {
     }
     left_to_right_.emplace(a.get(), b.get());
     right_to_left_.emplace(b.get(), a.get());
+    if (a == b) return true;
     return at("type of " + std::string(name_hint(a)), [&] { return eq(a->type, b->type); });
   }
   bool eq(const Expr& a, const Expr& b) {
+    // Vars are never short-cut by identity: the same Var on both sides must still be
+    // bound to itself, or `f(a, b) = a` would equal `f(a, b) = b`.
+    if (a && b && is_var_like(a) && is_var_like(b) && a->v.index() == b->v.index()) {
+      if (!eq_var(a, b)) return false;
+      if (auto* x = as<IterArg>(a); x && a != b) return at("init", [&] { return eq(x->init, as<IterArg>(b)->init); });
+      return true;
+    }
     if (a == b) return true;
     if (!a || !b) return fail(a ? "expression vs nothing" : "nothing vs expression");
     if (a->v.index() != b->v.index()) return fail("expression kinds differ");
@@ -149,11 +157,6 @@ class StructuralEqual {
       if (x->value != y->value)
         return fail("constant " + std::to_string(x->value) + " vs " + std::to_string(y->value));
       if (ta && tb && !same_index_class(ta->dtype, tb->dtype)) return fail("constant dtypes differ");
-      return true;
-    }
-    if (is_var_like(a)) {
-      if (!eq_var(a, b)) return false;
-      if (auto* x = as<IterArg>(a)) return at("init", [&] { return eq(x->init, as<IterArg>(b)->init); });
       return true;
     }
     bool ok = dispatch(a->v, [&](const auto& x) { return eq(x, std::get<std::decay_t<decltype(x)>>(b->v)); });

@@ -31,7 +31,8 @@ inline std::vector<ir::Expr> packed_strides(const std::vector<ir::Expr>& shape, 
                            span);
     stride[n - 2] = ir::make_int(1);
     stride[n - 1] = shape[n - 2];
-    if (n >= 3) stride[n - 3] = ir::index_mul(shape[n - 2], shape[n - 1]);
+    if (n < 3) return stride;
+    stride[n - 3] = ir::index_mul(shape[n - 2], shape[n - 1]);
     for (std::size_t k = n - 3; k-- > 0;) stride[k] = ir::index_mul(stride[k + 1], shape[k + 1]);
     return stride;
   }

@@ -1,0 +1,66 @@
+#pragma once
+// system.* (synchronisation, barriers, task placeholders), pld.* (distributed) and
+// array.* ops. Synchronisation ops produce no value (UnknownType); their kwarg schemas
+// follow the printed forms, and the soft-mode syncall / distributed ops stay open.
+#include "tilewright/ops/builder.hpp"
+#include "tilewright/ops/deduce.hpp"
+
+namespace tilewright::ops {
+
+namespace deduce {
+
+inline Type no_value(const DeduceInput&) { return ir::unknown_type(); }
+inline Type task_id(const DeduceInput&) { return ir::scalar_type(DataType::TASK_ID); }
+
+inline Type array_create(const DeduceInput& in) {
+  auto n = ir::const_int(arg(in, 0));
+  if (!n || *n <= 0) fail(in, "extent must be a positive integer constant, got " + expr_text(arg(in, 0)));
+  DataType dt = required_dtype(in, "dtype");
+  if (!ir::is_integer(dt) && dt != DataType::BOOL && dt != DataType::TASK_ID)
+    fail(in, "arrays hold integer, BOOL or TASK_ID elements, got " + dtype_text(dt));
+  return ir::make_type(ir::ArrayType{dt, *n});
+}
+
+inline const ir::ArrayType& array_arg(const DeduceInput& in, std::size_t i) {
+  if (auto* a = ir::as<ir::ArrayType>(arg(in, i)->type)) return *a;
+  fail(in, arg_label(in, i) + " must be an array, got " + type_text(arg(in, i)->type));
+}
+
+}  // namespace deduce
+
+inline void register_system_ops(Registry& r) {
+  using K = KwargKind;
+  const std::string f = "system";
+  for (const char* n : {"system.bar_all", "system.bar_v", "system.bar_m"})
+    add(r, OpRow(n, {}).family(f).deduce(deduce::no_value));
+  for (const char* n : {"system.sync_src", "system.sync_dst"})
+    add(r, OpRow(n, {}).kw("set_pipe", K::integer).kw("wait_pipe", K::integer).kw("event_id", K::integer)
+               .family(f).deduce(deduce::no_value));
+  for (const char* n : {"system.sync_set", "system.sync_wait"})
+    add(r, OpRow(n, {"event_id"}).kw("pipe", K::integer).family(f).deduce(deduce::no_value));
+  add(r, OpRow("system.syncall", {}).variadic().open_kwargs().family(f).deduce(deduce::no_value));
+  add(r, OpRow("system.task_dummy", {}).variadic().kw("deps", K::any).family(f).deduce(deduce::task_id));
+  add(r, OpRow("system.task_invalid", {}).family(f).deduce(deduce::task_id));
+
+  const std::string d = "distributed";
+  add(r, OpRow("pld.tile.remote_load", {"target", "peer", "offsets", "shape", "valid_shape"}).optional_from(4)
+             .open_kwargs().no_memory_spec().family(d));
+  add(r, OpRow("pld.tile._remote_load_with_physical_tail_padding",
+               {"target", "peer", "offsets", "shape", "valid_shape"}).optional_from(4)
+             .open_kwargs().no_memory_spec().family(d));
+  add(r, OpRow("pld.tile.remote_store", {"src", "target", "peer", "offsets"}).open_kwargs().no_memory_spec()
+             .family(d).deduce(deduce::no_value));
+  add(r, OpRow("pld.tensor.alloc_window_buffer", {}).variadic().open_kwargs().family(d));
+
+  const std::string a = "array";
+  add(r, OpRow("array.create", {"extent"}).required("dtype", K::dtype).family(a).deduce(deduce::array_create));
+  add(r, OpRow("array.get_element", {"array", "index"}).family(a).deduce([](const DeduceInput& in) {
+    return ir::scalar_type(deduce::array_arg(in, 0).dtype);
+  }));
+  add(r, OpRow("array.update_element", {"array", "index", "value"}).family(a).deduce([](const DeduceInput& in) {
+    deduce::array_arg(in, 0);
+    return deduce::arg(in, 0)->type;
+  }));
+}
+
+}  // namespace tilewright::ops

@@ -1,0 +1,106 @@
+// IR core: canonicalizing constructors, structural equality with definition mapping,
+// hashing, and the copy-on-write mutator.
+#include <doctest/doctest.h>
+
+#include "tilewright/ir/mutate.hpp"
+#include "tilewright/ir/structural_equal.hpp"
+
+using namespace tilewright::ir;
+
+namespace {
+std::vector<Expr> dims(std::initializer_list<std::int64_t> ds) {
+  std::vector<Expr> out;
+  for (auto d : ds) out.push_back(make_int(d));
+  return out;
+}
+Function unary_kernel(const char* op, std::int64_t rows) {
+  Type t = make_tile_type(dims({rows, 4}), DataType::FP32, std::nullopt, MemorySpace::Vec);
+  Expr x = make_var("x", t);
+  Expr y = make_var("y", t);
+  Stmt body = make_seq({make_stmt(Assign{y, make_call(intern_op(op), {x}, {}, t)}), make_stmt(Return{{y}})});
+  return make_function(FunctionNode{"k", {Param{x, ParamDirection::In}}, {t}, body, FunctionType::InCore, {}, {}, {}, {}});
+}
+}  // namespace
+
+TEST_CASE("TVS-07: a full valid_shape and the default tensor view canonicalize away") {
+  auto t = make_tensor_type(dims({8, 16}), DataType::FP32, TensorView{dims({8, 16}), {}, TensorLayout::ND, PadValue::null});
+  CHECK_FALSE(as<TensorType>(t)->view.has_value());
+  auto padded = make_tensor_type(dims({8, 16}), DataType::FP32, TensorView{dims({8, 16}), {}, TensorLayout::ND, PadValue::zero});
+  REQUIRE(as<TensorType>(padded)->view.has_value());
+  CHECK(as<TensorType>(padded)->view->valid_shape.empty());  // full valid dropped, pad kept
+  auto partial = make_tensor_type(dims({8, 16}), DataType::FP32, TensorView{dims({4, 16}), {}, TensorLayout::ND, PadValue::null});
+  CHECK(as<TensorType>(partial)->view->valid_shape.size() == 2);
+}
+
+TEST_CASE("TVS-07: a tile view equal to the implicit view of its memory space is dropped") {
+  // Mat's implicit layout is NZ (col_major blocks, row_major inside).
+  auto nz = make_tile_type(dims({16, 16}), DataType::FP16,
+                           TileView{{}, {}, nullptr, TileLayout::col_major, TileLayout::row_major, 512, PadValue::null, CompactMode::null},
+                           MemorySpace::Mat);
+  CHECK_FALSE(as<TileType>(nz)->view.has_value());
+  // The same view on a Vec tile is not implicit there.
+  auto vec = make_tile_type(dims({16, 16}), DataType::FP16,
+                            TileView{{}, {}, nullptr, TileLayout::col_major, TileLayout::row_major, 512, PadValue::null, CompactMode::null},
+                            MemorySpace::Vec);
+  CHECK(as<TileType>(vec)->view.has_value());
+  // A column vector [R, 1] is col_major by the shape rule.
+  auto column = make_tile_type(dims({16, 1}), DataType::FP32,
+                               TileView{{}, {}, nullptr, TileLayout::col_major, TileLayout::none_box, 512, PadValue::null, CompactMode::null});
+  CHECK_FALSE(as<TileType>(column)->view.has_value());
+  CHECK(effective_view(*as<TileType>(column)).blayout == TileLayout::col_major);
+}
+
+TEST_CASE("structural equality maps definitions and ignores names") {
+  CHECK(structural_equal(unary_kernel("tile.exp", 6), unary_kernel("tile.exp", 6)));
+  CHECK(structural_hash(unary_kernel("tile.exp", 6)) == structural_hash(unary_kernel("tile.exp", 6)));
+  auto diff = structural_difference(unary_kernel("tile.exp", 6), unary_kernel("tile.neg", 6));
+  REQUIRE(diff);
+  CHECK(diff->find("callee tile.exp vs tile.neg") != std::string::npos);
+  auto shape_diff = structural_difference(unary_kernel("tile.exp", 6), unary_kernel("tile.exp", 7));
+  REQUIRE(shape_diff);
+  CHECK(shape_diff->find("6 vs 7") != std::string::npos);
+}
+
+TEST_CASE("structural equality: INDEX and INT64 constants are equal, kwargs are unordered") {
+  CHECK(structural_equal(make_int(3, DataType::INDEX), make_int(3, DataType::INT64)));
+  CHECK_FALSE(structural_equal(make_int(3, DataType::INDEX), make_int(3, DataType::INT32)));
+  Type t = scalar_type(DataType::INDEX);
+  Kwargs ab{{"a", std::int64_t{1}}, {"b", true}};
+  Kwargs ba{{"b", true}, {"a", std::int64_t{1}}};
+  CHECK(structural_equal(make_call(intern_op("tile.x"), {}, ab, t), make_call(intern_op("tile.x"), {}, ba, t)));
+}
+
+TEST_CASE("structural equality: a use bound to a different definition is a difference") {
+  Type t = scalar_type(DataType::INDEX);
+  Expr a = make_var("a", t), b = make_var("b", t);
+  auto f = [&](const Expr& ret) {
+    return make_function(FunctionNode{"f", {Param{a, ParamDirection::In}, Param{b, ParamDirection::In}}, {t},
+                                      make_stmt(Return{{ret}}), FunctionType::Opaque, {}, {}, {}, {}});
+  };
+  CHECK_FALSE(structural_equal(f(a), f(b)));
+}
+
+TEST_CASE("the identity mutator returns the very same nodes") {
+  Function f = unary_kernel("tile.exp", 6);
+  IdentityMutator m;
+  CHECK(m.mutate_function(f) == f);
+}
+
+TEST_CASE("a mutator that changes a type mints one new Var used everywhere") {
+  struct Widen : Mutator<Widen> {
+    Type mutate_type(const Type& t) {
+      if (auto* tile = as<TileType>(t)) return make_tile_type({make_int(24)}, tile->dtype, tile->view, tile->memory, tile->memref);
+      return Mutator::mutate_type(t);
+    }
+  };
+  Function f = unary_kernel("tile.exp", 6);
+  Widen w;
+  Function g = w.mutate_function(f);
+  REQUIRE(g != f);
+  const Expr& param = g->params[0].var;
+  const auto& stmts = as<Seq>(g->body)->stmts;
+  auto* assign = as<Assign>(stmts[0]);
+  CHECK(as<Call>(assign->value)->args[0] == param);  // the use sees the same new Var
+  CHECK(as<Return>(stmts[1])->values[0] == assign->var);
+  CHECK(as<TileType>(param->type)->shape.size() == 1);
+}

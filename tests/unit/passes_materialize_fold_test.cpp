@@ -1,0 +1,142 @@
+// MaterializeTensorStrides and FoldNoOpReshape on hand-built IR (the golden corpus covers
+// the printed cases; these pin identities, errors and verifier pairing).
+#include <doctest/doctest.h>
+
+#include "tilewright/pass/verify.hpp"
+#include "tilewright/passes/fold_no_op_reshape/pass.hpp"
+#include "tilewright/passes/materialize_tensor_strides/pass.hpp"
+
+using namespace tilewright;
+
+namespace {
+std::vector<ir::Expr> dims(std::initializer_list<std::int64_t> ds) {
+  std::vector<ir::Expr> out;
+  for (auto d : ds) out.push_back(ir::make_int(d));
+  return out;
+}
+ir::Type dn_tensor(std::vector<ir::Expr> shape, ir::TensorLayout layout = ir::TensorLayout::DN) {
+  return ir::make_tensor_type(std::move(shape), ir::DataType::FP32, ir::TensorView{{}, {}, layout, ir::PadValue::null});
+}
+ir::Program identity_program(ir::Type t) {
+  auto x = ir::make_var("x", t);
+  return ir::make_program("P", {ir::make_function(ir::FunctionNode{"f", {ir::Param{x, ir::ParamDirection::In}}, {t},
+                                                                   ir::make_stmt(ir::Return{{x}}), ir::FunctionType::Opaque,
+                                                                   {}, {}, {}, {}})});
+}
+std::vector<std::int64_t> stride_of(const ir::Type& t) {
+  std::vector<std::int64_t> out;
+  for (const auto& s : ir::as<ir::TensorType>(t)->view->stride) out.push_back(*ir::const_int(s));
+  return out;
+}
+}  // namespace
+
+TEST_CASE("MT-03/MT-12/MT-14: DN strides are materialized on params and returns; strict verifier then passes") {
+  pass::PassContext ctx;
+  auto before = identity_program(dn_tensor(dims({2, 4, 8})));
+  CHECK(pass::verify(pass::Property::TensorViewCanonical, before).front().message.find("stride is empty") != std::string::npos);
+  auto after = passes::materialize_tensor_strides(before, ctx);
+  const auto& f = after->functions[0];
+  CHECK(stride_of(f->params[0].var->type) == std::vector<std::int64_t>{32, 1, 4});
+  CHECK(stride_of(f->return_types[0]) == std::vector<std::int64_t>{32, 1, 4});
+  CHECK(ir::as<ir::Return>(f->body)->values[0] == f->params[0].var);  // MT-11: one new Var per old Var
+  CHECK(pass::verify(pass::Property::TensorViewCanonical, after).empty());
+  CHECK(passes::materialize_tensor_strides(after, ctx) == after);  // MT-13: idempotent, same object
+}
+
+TEST_CASE("MT-03: symbolic DN [K, N] gets stride [1, K] with the same K") {
+  pass::PassContext ctx;
+  auto K = ir::make_var("K", ir::scalar_type(ir::DataType::INDEX));
+  auto after = passes::materialize_tensor_strides(identity_program(dn_tensor({K, ir::make_int(8)})), ctx);
+  const auto& stride = ir::as<ir::TensorType>(after->functions[0]->params[0].var->type)->view->stride;
+  CHECK(*ir::const_int(stride[0]) == 1);
+  CHECK(stride[1] == K);
+}
+
+TEST_CASE("MT-04/MT-05/MT-06: ND fill keeps pad; bare and explicit tensors keep their identity") {
+  pass::PassContext ctx;
+  auto padded = ir::make_tensor_type(dims({8, 16}), ir::DataType::FP32, ir::TensorView{{}, {}, ir::TensorLayout::ND, ir::PadValue::zero});
+  auto after = passes::materialize_tensor_strides(identity_program(padded), ctx);
+  auto* t = ir::as<ir::TensorType>(after->functions[0]->params[0].var->type);
+  CHECK(stride_of(after->functions[0]->params[0].var->type) == std::vector<std::int64_t>{16, 1});
+  CHECK(t->view->pad == ir::PadValue::zero);
+  auto bare = identity_program(ir::make_tensor_type(dims({8, 16}), ir::DataType::FP32));
+  CHECK(passes::materialize_tensor_strides(bare, ctx) == bare);
+  auto explicit_dn = identity_program(ir::make_tensor_type(dims({2, 4}), ir::DataType::FP32,
+                                                           ir::TensorView{{}, dims({1, 8}), ir::TensorLayout::DN, ir::PadValue::null}));
+  CHECK(passes::materialize_tensor_strides(explicit_dn, ctx) == explicit_dn);
+}
+
+TEST_CASE("MT-08: blocked NZ gets row-major strides; unblocked NZ is an internal error saying 'not blocked'") {
+  pass::PassContext ctx;
+  auto blocked = ir::make_tensor_type(dims({1, 16, 16, 16, 32}), ir::DataType::INT8,
+                                      ir::TensorView{{}, {}, ir::TensorLayout::NZ, ir::PadValue::null});
+  auto after = passes::materialize_tensor_strides(identity_program(blocked), ctx);
+  CHECK(stride_of(after->functions[0]->params[0].var->type) == std::vector<std::int64_t>{131072, 8192, 512, 32, 1});
+  auto unblocked = identity_program(dn_tensor(dims({64, 128}), ir::TensorLayout::NZ));
+  try {
+    (void)passes::materialize_tensor_strides(unblocked, ctx);
+    FAIL("expected an error");
+  } catch (const ir::Error& e) {
+    CHECK(e.diagnostic().kind == ir::ErrorKind::internal);
+    CHECK(e.diagnostic().message.find("not blocked") != std::string::npos);
+  }
+}
+
+TEST_CASE("TVS-03: DN on a rank-1 tensor is rejected with 'rank >= 2'") {
+  pass::PassContext ctx;
+  try {
+    (void)passes::materialize_tensor_strides(identity_program(dn_tensor(dims({8}))), ctx);
+    FAIL("expected an error");
+  } catch (const ir::Error& e) {
+    CHECK(e.diagnostic().message.find("rank >= 2") != std::string::npos);
+  }
+}
+
+namespace {
+// lhs = tile.reshape(src, shape) with both tiles in allocations `src_base`/`lhs_base`.
+ir::Program reshape_program(ir::Expr src_base, ir::Expr lhs_base, std::vector<ir::Expr> lhs_shape,
+                            ir::FunctionType kind = ir::FunctionType::InCore) {
+  auto memref = [](ir::Expr base) {
+    return ir::make_expr(ir::MemRef{std::move(base), ir::make_int(0), 16384, false, 1, nullptr},
+                         ir::marker_type(ir::Marker::MemRefType));
+  };
+  auto src_t = ir::make_tile_type(dims({64, 64}), ir::DataType::FP32, std::nullopt, ir::MemorySpace::Vec, memref(src_base));
+  auto lhs_t = ir::make_tile_type(lhs_shape, ir::DataType::FP32, std::nullopt, ir::MemorySpace::Vec, memref(lhs_base));
+  auto src = ir::make_var("a", src_t), lhs = ir::make_var("b", lhs_t);
+  auto body = ir::make_seq({ir::make_stmt(ir::Assign{lhs, ir::make_call(ir::intern_op("tile.reshape"), {src, ir::make_tuple(lhs_shape)}, {}, lhs_t)}),
+                            ir::make_stmt(ir::Return{{lhs}})});
+  return ir::make_program("P", {ir::make_function(ir::FunctionNode{"k", {ir::Param{src, ir::ParamDirection::In}}, {lhs_t}, body, kind, {}, {}, {}, {}})});
+}
+}  // namespace
+
+TEST_CASE("FR-02/FR-03: a reshape within one allocation and one signature becomes an alias") {
+  pass::PassContext ctx;
+  auto base = ir::make_var("mem_vec_0", ir::marker_type(ir::Marker::Ptr));
+  auto before = reshape_program(base, base, dims({64, 64}));
+  auto after = passes::fold_no_op_reshape(before, ctx);
+  REQUIRE(after != before);
+  auto* a = ir::as<ir::Assign>(ir::as<ir::Seq>(after->functions[0]->body)->stmts[0]);
+  CHECK(a->var == ir::as<ir::Assign>(ir::as<ir::Seq>(before->functions[0]->body)->stmts[0])->var);  // same LHS Var
+  CHECK(a->value == before->functions[0]->params[0].var);
+  CHECK(ctx.stats.get("FoldNoOpReshape.reshapes folded") == 1);
+}
+
+TEST_CASE("FR-04/FR-01: different roots, different signatures and non-InCore functions are left alone") {
+  pass::PassContext ctx;
+  auto base = ir::make_var("mem_vec_0", ir::marker_type(ir::Marker::Ptr));
+  auto other = ir::make_var("mem_vec_1", ir::marker_type(ir::Marker::Ptr));
+  auto different_root = reshape_program(base, other, dims({64, 64}));
+  CHECK(passes::fold_no_op_reshape(different_root, ctx) == different_root);
+  auto different_shape = reshape_program(base, base, dims({4096, 1}));
+  CHECK(passes::fold_no_op_reshape(different_shape, ctx) == different_shape);
+  auto opaque = reshape_program(base, base, dims({64, 64}), ir::FunctionType::Opaque);
+  CHECK(passes::fold_no_op_reshape(opaque, ctx) == opaque);
+}
+
+TEST_CASE("FR-05: the signature reads rank-1 tiles as one row and ignores axes beyond two") {
+  auto row = ir::make_tile_type(dims({64}), ir::DataType::FP32, std::nullopt, ir::MemorySpace::Vec);
+  auto row2 = ir::make_tile_type(dims({1, 64}), ir::DataType::FP32, std::nullopt, ir::MemorySpace::Vec);
+  CHECK(passes::tile_buf_signature(*ir::as<ir::TileType>(row)) == passes::tile_buf_signature(*ir::as<ir::TileType>(row2)));
+  auto col = ir::make_tile_type(dims({64, 1}), ir::DataType::FP32, std::nullopt, ir::MemorySpace::Vec);
+  CHECK_FALSE(passes::tile_buf_signature(*ir::as<ir::TileType>(col)) == passes::tile_buf_signature(*ir::as<ir::TileType>(row2)));
+}
