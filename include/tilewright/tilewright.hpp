@@ -6,8 +6,22 @@
 // they land; a pass's folder can be deleted by removing its include below (and its entry in
 // the pipeline list).
 //
-// PLACEHOLDER created by the build setup: for now it only carries the version.
 #include <string_view>
+
+#include "tilewright/backend/backend.hpp"
+#include "tilewright/ir/function.hpp"
+#include "tilewright/ir/geometry.hpp"
+#include "tilewright/ir/mutate.hpp"
+#include "tilewright/ir/structural_equal.hpp"
+#include "tilewright/ir/walk.hpp"
+#include "tilewright/math/math.hpp"
+#include "tilewright/ops/catalog.hpp"
+#include "tilewright/ops/create.hpp"
+#include "tilewright/pass/pipeline.hpp"
+#include "tilewright/passes/registry.hpp"
+#include "tilewright/text/parser.hpp"
+#include "tilewright/text/printer.hpp"
+#include "tilewright/text/roundtrip.hpp"
 
 namespace tilewright {
 

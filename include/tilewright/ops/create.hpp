@@ -64,7 +64,11 @@ inline bool kind_accepts(KwargKind k, const AttrValue& v) {
     case KwargKind::string: return std::holds_alternative<std::string>(v);
     case KwargKind::floating: return std::holds_alternative<double>(v);
     // Upstream lets a DataType kwarg be given as its integer code.
-    case KwargKind::dtype: return std::holds_alternative<ir::DataType>(v) || std::holds_alternative<std::int64_t>(v);
+    case KwargKind::dtype: {
+      if (std::holds_alternative<ir::DataType>(v)) return true;
+      auto* code = std::get_if<std::int64_t>(&v);
+      return code && *code >= 0 && *code <= static_cast<std::int64_t>(ir::DataType::TASK_ID);
+    }
     case KwargKind::memory_space: return std::holds_alternative<ir::MemorySpace>(v);
     case KwargKind::tensor_layout: return std::holds_alternative<ir::TensorLayout>(v);
     case KwargKind::tile_layout: return std::holds_alternative<ir::TileLayout>(v);

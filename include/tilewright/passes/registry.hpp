@@ -23,7 +23,8 @@ inline std::optional<pass::AnyPass> find_pass(std::string_view name) {
   return std::nullopt;
 }
 
-// The tile-lowering passes in upstream's pipeline order.
-inline std::vector<pass::AnyPass> default_pipeline() { return all_passes(); }
+// The passes that lower a kernel before memory allocation, in upstream's order.
+// FoldNoOpReshape is not among them: it needs MemRefs, which exist only after allocation.
+inline std::vector<pass::AnyPass> default_pipeline() { return {pass::erase(MaterializeTensorStrides{})}; }
 
 }  // namespace tilewright::passes

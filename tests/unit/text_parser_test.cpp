@@ -1,0 +1,513 @@
+// Tests for text::parse_program: every construct of text_format.md that the parser reads,
+// both layouts, the DSL sugar, and the diagnostics (message text and line:col).
+#include <doctest/doctest.h>
+
+#include <string>
+#include <string_view>
+
+#include "tilewright/text/parser.hpp"
+
+namespace {
+
+using namespace tilewright;
+using ir::as;
+
+ir::Program parse(std::string_view src) { return text::parse_program(src, "t.pto"); }
+
+const ir::FunctionNode& fn(const ir::Program& p, std::string_view name) {
+  auto f = ir::find_function(*p, name);
+  REQUIRE(f);
+  return *f;
+}
+std::vector<ir::Stmt> body(const ir::FunctionNode& f) { return ir::body_stmts(f.body); }
+
+// The diagnostic of a failing parse, as "line:col: message".
+std::string error_of(std::string_view src) {
+  try {
+    parse(src);
+  } catch (const ir::Error& e) {
+    const auto& d = e.diagnostic();
+    CHECK(d.origin == "parser");
+    CHECK(d.kind == ir::ErrorKind::user);
+    CHECK(d.span.file_name() == "t.pto");
+    return std::to_string(d.span.line) + ":" + std::to_string(d.span.column) + ": " + d.message;
+  }
+  FAIL("expected a parse error");
+  return {};
+}
+
+std::string program(std::string_view body_text, std::string_view sig = "self, x: pl.Tensor[[16, 16], pl.FP32]",
+                    std::string_view ret = "") {
+  std::string s = "import pypto.language as pl\n\n@pl.program\nclass P:\n    @pl.function\n    def f(";
+  s += sig;
+  s += ")";
+  s += ret;
+  s += ":\n";
+  s += body_text;
+  return s;
+}
+
+ir::DataType scalar_dt(const ir::Expr& e) {
+  auto* s = as<ir::ScalarType>(e->type);
+  REQUIRE(s);
+  return s->dtype;
+}
+
+}  // namespace
+
+TEST_CASE("parser: minimal raw program") {
+  auto p = parse(
+      "# pypto.program: Minimal\nimport pypto.language as pl\n\n@pl.program\nclass Minimal:\n"
+      "    @pl.function\n    def f(self, x: pl.Tensor[[16, 32], pl.FP32]) -> pl.Tensor[[16, 32], pl.FP32]:\n"
+      "        return x");
+  CHECK(p->name == "Minimal");
+  const auto& f = fn(p, "f");
+  CHECK(f.type == ir::FunctionType::Opaque);
+  REQUIRE(f.params.size() == 1);
+  CHECK(f.params[0].direction == ir::ParamDirection::In);
+  auto* tt = as<ir::TensorType>(f.params[0].var->type);
+  REQUIRE(tt);
+  CHECK(tt->dtype == ir::DataType::FP32);
+  CHECK(ir::static_dims(tt->shape) == std::vector<std::int64_t>{16, 32});
+  REQUIRE(f.return_types.size() == 1);
+  auto st = body(f);
+  REQUIRE(st.size() == 1);
+  auto* r = as<ir::Return>(st[0]);
+  REQUIRE(r);
+  REQUIRE(r->values.size() == 1);
+  CHECK(r->values[0] == f.params[0].var);
+}
+
+TEST_CASE("parser: ruff-formatted layout") {
+  auto p = parse(
+      "# pypto.program: R\nimport pypto.language as pl\n\n\n@pl.program\nclass R:\n"
+      "    @pl.function(type=pl.FunctionType.InCore)\n"
+      "    def k(\n        self,\n        x: pl.Tensor[[16, 16], pl.FP32],\n        n: pl.Scalar[pl.INDEX],\n    ) -> pl.Tensor[[16, 16], pl.FP32]:\n"
+      "        t: pl.Tile[\n            [16, 16],\n            pl.FP32,\n            pl.Mem.Vec,\n        ] = pl.tile.load(\n"
+      "            x, [0, 0], [16, 16], [16, 16], target_memory=pl.Mem.Vec,\n        )\n"
+      "        c: pl.Tile[[16, 16], pl.FP16, pl.Mem.Vec] = (pl.tile.cast(t, target_type=pl.FP16, mode=\"round\"))\n"
+      "        for a, b in pl.while_(init_values=(0, n)):\n            pl.cond(a < b)\n"
+      "            a2: pl.Scalar[pl.INDEX] = a + 1\n            a_rv, b_rv = pl.yield_(a2, b)\n\n"
+      "        return x\n\n    @pl.function\n    def g(self) -> pl.Scalar[pl.INDEX]:\n        return 1\n");
+  const auto& k = fn(p, "k");
+  CHECK(k.type == ir::FunctionType::InCore);
+  CHECK(k.params.size() == 2);
+  auto st = body(k);
+  REQUIRE(st.size() == 4);
+  auto* cast = as<ir::Call>(as<ir::Assign>(st[1])->value);
+  REQUIRE(cast);
+  CHECK(*ir::kwarg_as<std::int64_t>(cast->kwargs, "mode") == static_cast<std::int64_t>(ir::CastMode::round));
+  auto* w = as<ir::While>(st[2]);
+  REQUIRE(w);
+  CHECK(w->iter_args.size() == 2);
+  CHECK(w->return_vars.size() == 2);
+  CHECK(ir::name_hint(w->return_vars[1]) == "b_rv");
+  CHECK(fn(p, "g").params.empty());
+}
+
+TEST_CASE("parser: lone function, decorator keywords, directions, func_attr") {
+  auto p = parse(
+      "@pl.function(type=pl.FunctionType.AIV, level=pl.Level.AIV, role=pl.Role.SubWorker, auto_scope=False)\n"
+      "def k(a: pl.Tensor[[4], pl.INT32], b: pl.Out[pl.Tensor[[4], pl.INT32]], c: pl.InOut[pl.Tensor[[4], pl.INT32]]) "
+      "-> tuple[pl.Tensor[[4], pl.INT32], pl.Scalar[pl.FP32]]:\n"
+      "    pl.func_attr({\"split\": pl.SplitMode.UP_DOWN, \"stationary\": a})\n    pass\n");
+  CHECK(p->name.empty());
+  const auto& f = fn(p, "k");
+  CHECK(f.type == ir::FunctionType::AIV);
+  CHECK(f.level == ir::Level::AIV);
+  CHECK(f.role == ir::Role::SubWorker);
+  CHECK(f.params[1].direction == ir::ParamDirection::Out);
+  CHECK(f.params[2].direction == ir::ParamDirection::InOut);
+  CHECK(f.return_types.size() == 2);
+  CHECK(*ir::kwarg_as<bool>(f.attrs, "auto_scope") == false);
+  CHECK(ir::kwarg_as<ir::EnumText>(f.attrs, "split")->text == "pl.SplitMode.UP_DOWN");
+  CHECK(*ir::kwarg_as<ir::Expr>(f.attrs, "stationary") == f.params[0].var);
+  CHECK(body(f).empty());
+}
+
+TEST_CASE("parser: program-level dynamic dims, auto-dynamic names in annotations") {
+  auto p = parse(
+      "import pypto.language as pl\nM = pl.dynamic(\"M\")\n\n@pl.program\nclass D:\n"
+      "    @pl.function\n    def f(self, x: pl.Tensor[[M, N], pl.FP32]) -> pl.Tensor[[M * pl.const(4, pl.INDEX), 16], pl.FP32]:\n"
+      "        return x\n    @pl.function\n    def g(self, y: pl.Tensor[[M, 8], pl.FP32]):\n        pass\n");
+  auto* x = as<ir::TensorType>(fn(p, "f").params[0].var->type);
+  auto* y = as<ir::TensorType>(fn(p, "g").params[0].var->type);
+  CHECK(x->shape[0] == y->shape[0]);  // one shared Var per program
+  CHECK(ir::name_hint(x->shape[1]) == "N");
+  auto* r = as<ir::TensorType>(fn(p, "f").return_types[0]);
+  auto* mul = as<ir::Binary>(r->shape[0]);
+  REQUIRE(mul);
+  CHECK(mul->op == ir::BinaryOp::Mul);
+  CHECK(mul->lhs == x->shape[0]);
+}
+
+TEST_CASE("parser: Tile parts in any order; TileView filled from the implicit table") {
+  auto p = parse(program(
+      "        a: pl.Tile[[16, 16], pl.FP32, pl.TileView(blayout=pl.TileLayout.row_major), pl.Mem.Mat] = pl.tile.load(x, [0, 0], [16, 16], [16, 16], target_memory=pl.Mem.Mat)\n"
+      "        b: pl.Tile[[16, 16], pl.FP32, pl.Mem.Acc, pl.TileView(blayout=pl.TileLayout.col_major, slayout=pl.TileLayout.row_major, fractal=1024)] = pl.tile.create([16, 16], dtype=pl.FP32, target_memory=pl.Mem.Acc)\n"
+      "        c: pl.Tile[[16, 16], pl.FP32, pl.MemorySpace.Vec, pl.TileView(valid_shape=[16, 16])] = pl.tile.load(x, [0, 0], [16, 16], [16, 16], target_memory=pl.Mem.Vec)\n"
+      "        d: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[8, 16], pad=pl.PadValue.zero)] = pl.tile.load(x, [0, 0], [16, 16], [8, 16], target_memory=pl.Mem.Vec)\n"));
+  auto st = body(fn(p, "f"));
+  auto tile = [&](std::size_t i) { return as<ir::TileType>(as<ir::Assign>(st[i])->var->type); };
+  REQUIRE(tile(0)->view);
+  CHECK(tile(0)->memory == ir::MemorySpace::Mat);
+  CHECK(tile(0)->view->blayout == ir::TileLayout::row_major);
+  CHECK(tile(0)->view->slayout == ir::TileLayout::row_major);  // filled from Mat's implicit view
+  CHECK(tile(0)->view->fractal == 512);
+  CHECK(!tile(1)->view);  // equals Acc's implicit view: canonicalised away
+  CHECK(!tile(2)->view);  // full valid_shape: canonicalised away
+  REQUIRE(tile(3)->view);
+  CHECK(ir::static_dims(tile(3)->view->valid_shape) == std::vector<std::int64_t>{8, 16});
+  CHECK(tile(3)->view->pad == ir::PadValue::zero);
+  // The annotation is also the Call's type.
+  CHECK(as<ir::Assign>(st[0])->value->type == as<ir::Assign>(st[0])->var->type);
+}
+
+TEST_CASE("parser: tensor views, distributed tensors, legacy forms, other types") {
+  auto p = parse(program("        pass\n",
+                         "self, a: pl.Tensor[[8, 16], pl.FP32, pl.TensorView(stride=[1, 8], layout=pl.TensorLayout.DN)], "
+                         "b: pld.DistributedTensor[[4, 8], pl.FP16, pl.TensorView(stride=[], layout=pl.TensorLayout.DN)], "
+                         "c: pl.Tensor((64, 128), pl.FP16), d: pl.Tensor[[8, 16], pl.FP32, pl.NZ], "
+                         "e: pl.Array[4, pl.INT32], f: pl.Ptr, g: pl.Scalar(pl.BF16), "
+                         "h: pl.Tensor[[8], pl.FP32, pl.TensorView(stride=[], layout=pl.TensorLayout.ND)]"));
+  const auto& f = fn(p, "f");
+  auto* a = as<ir::TensorType>(f.params[0].var->type);
+  REQUIRE(a->view);
+  CHECK(a->view->layout == ir::TensorLayout::DN);
+  CHECK(as<ir::TensorType>(f.params[1].var->type)->distributed);
+  CHECK(ir::static_dims(as<ir::TensorType>(f.params[2].var->type)->shape) == std::vector<std::int64_t>{64, 128});
+  CHECK(as<ir::TensorType>(f.params[3].var->type)->view->layout == ir::TensorLayout::NZ);
+  CHECK(as<ir::ArrayType>(f.params[4].var->type)->extent == 4);
+  CHECK(as<ir::MarkerType>(f.params[5].var->type)->kind == ir::Marker::Ptr);
+  CHECK(scalar_dt(f.params[6].var) == ir::DataType::BF16);
+  CHECK(!as<ir::TensorType>(f.params[7].var->type)->view);  // default view dropped
+}
+
+TEST_CASE("parser: MemRef bases are one Ptr Var per name per function") {
+  auto p = parse(
+      "@pl.function(type=pl.FunctionType.InCore)\n"
+      "def k(x: pl.Tensor[[16, 64], pl.FP32, pl.MemRef(\"mem_ddr_0\", pl.const(0, pl.INT64), 4096)]) -> pl.Tensor[[16, 64], pl.FP32]:\n"
+      "    mem_vec_2: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 8192)\n"
+      "    a: pl.Tile[[16, 64], pl.FP32, pl.MemRef(mem_vec_2, 0, 4096), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [16, 64], [16, 64], target_memory=pl.Mem.Vec)\n"
+      "    b: pl.Tile[[16, 64], pl.FP32, pl.MemRef(mem_vec_2, 4096, 4096, slots=2)[1], pl.Mem.Vec] = pl.tile.exp(a)\n"
+      "    c: pl.Tile[[16, 64], pl.FP32, pl.MemRef(\"ping\"), pl.Mem.Vec] = pl.tile.exp(b)\n"
+      "    return x\n");
+  const auto& f = fn(p, "k");
+  auto st = body(f);
+  auto* alloc = as<ir::Assign>(st[0]);
+  auto* ac = as<ir::Call>(alloc->value);
+  CHECK(ir::op_name(ac->callee.op) == "tile.alloc");
+  CHECK(*ir::const_int(ac->args[0]) == static_cast<std::int64_t>(ir::MemorySpace::Vec));
+  auto memref = [&](std::size_t i) { return as<ir::MemRef>(as<ir::TileType>(as<ir::Assign>(st[i])->var->type)->memref); };
+  CHECK(memref(1)->base == alloc->var);
+  CHECK(memref(2)->base == alloc->var);
+  CHECK(memref(2)->slots == 2);
+  CHECK(*ir::const_int(memref(2)->slot_index) == 1);
+  CHECK(memref(3)->pinned);
+  CHECK(!memref(3)->offset);
+  auto* pm = as<ir::MemRef>(as<ir::TensorType>(f.params[0].var->type)->memref);
+  CHECK(scalar_dt(pm->offset) == ir::DataType::INT64);  // the INT64 constant is kept
+  CHECK(pm->size == 4096);
+}
+
+TEST_CASE("parser: constants, literals, scalar promotion") {
+  auto p = parse(program(
+      "        a: pl.Scalar[pl.INDEX] = -1\n"
+      "        b: pl.Scalar[pl.INT32] = pl.const(42, pl.INT32)\n"
+      "        c: pl.Scalar[pl.INT64] = pl.const(-7, pl.INT64)\n"
+      "        d: pl.Scalar[pl.FP32] = 1e+17\n"
+      "        h: pl.Scalar[pl.FP16] = pl.const(1.5, pl.FP16)\n"
+      "        e: pl.Scalar[pl.INDEX] = b + a\n"
+      "        g: pl.Scalar[pl.INT64] = c + a\n"
+      "        k: pl.Scalar[pl.BOOL] = a < 3 and not e == 2\n"
+      "        m: pl.Scalar[pl.INDEX] = pl.min(a, e) + pl.max(a, 16) - (a << 2)\n"
+      "        n: pl.Scalar[pl.INT32] = pl.cast(a, pl.INT32)\n"
+      "        q: pl.Scalar[pl.INT8] = 5\n"
+      "        r: pl.Scalar[pl.INDEX] = -9223372036854775808\n"));
+  auto st = body(fn(p, "f"));
+  auto val = [&](std::size_t i) { return as<ir::Assign>(st[i])->value; };
+  CHECK(*ir::const_int(val(0)) == -1);
+  CHECK(scalar_dt(val(1)) == ir::DataType::INT32);
+  CHECK(*ir::const_int(val(2)) == -7);
+  CHECK(as<ir::ConstFloat>(val(3))->value == 1e17);
+  CHECK(scalar_dt(val(4)) == ir::DataType::FP16);
+  // INT32 + INDEX: the narrower left side is cast to INDEX.
+  auto* add = as<ir::Binary>(val(5));
+  REQUIRE(add);
+  CHECK(as<ir::Unary>(add->lhs)->op == ir::UnaryOp::Cast);
+  CHECK(scalar_dt(add->lhs) == ir::DataType::INDEX);
+  CHECK(scalar_dt(val(5)) == ir::DataType::INDEX);
+  // INT64 + INDEX: never cast; the left dtype wins.
+  auto* add64 = as<ir::Binary>(val(6));
+  CHECK(!as<ir::Unary>(add64->lhs));
+  CHECK(!as<ir::Unary>(add64->rhs));
+  CHECK(scalar_dt(val(6)) == ir::DataType::INT64);
+  CHECK(as<ir::Binary>(val(7))->op == ir::BinaryOp::And);
+  CHECK(scalar_dt(val(7)) == ir::DataType::BOOL);
+  CHECK(as<ir::Unary>(as<ir::Binary>(val(7))->rhs)->op == ir::UnaryOp::Not);
+  CHECK(as<ir::Binary>(val(8))->op == ir::BinaryOp::Sub);
+  CHECK(as<ir::Unary>(val(9))->op == ir::UnaryOp::Cast);
+  CHECK(scalar_dt(val(10)) == ir::DataType::INT8);  // bare literal re-stamped to the annotation
+  CHECK(*ir::const_int(val(11)) == std::numeric_limits<std::int64_t>::min());
+}
+
+TEST_CASE("parser: op calls, kwargs encodings, attrs, keyword ops, special forms") {
+  auto p = parse(program(
+      "        t: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [16, 16], [16, 16], target_memory=pl.Mem.Vec, attrs={\"n\": 3, \"s\": \"a\", \"w\": 0.25, \"ok\": True, \"dt\": pl.FP16, \"d\": [pl.adir.input]})\n"
+      "        pl.system.sync_src(set_pipe=pl.PipeType.MTE2, wait_pipe=pl.PipeType.V, event_id=0)\n"
+      "        c: pl.Tile[[16, 16], pl.FP16, pl.Mem.Vec] = pl.tile.cast(t, target_type=pl.FP16, mode='floor')\n"
+      "        f: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.full([16, 16], dtype=pl.FP32, value=0.0)\n"
+      "        i: pl.Tile[[16, 32], pl.FP16, pl.Mem.Vec] = pl.tile.reinterpret_view(t, dtype=pl.FP16, shape=[16, 32])\n"
+      "        o: pl.Tensor[[16, 16], pl.FP32] = pl.tile.store(t, [0, 0], x, atomic=pl.AtomicType.Add)\n"
+      "        a: pl.Tensor[[16, 16], pl.FP32] = pl.tensor.adds(x, 1.0)\n"
+      "        n: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.not_(t)\n",
+      "self, x: pl.Tensor[[16, 16], pl.FP32]"));
+  auto st = body(fn(p, "f"));
+  auto call = [&](std::size_t i) {
+    auto* a = as<ir::Assign>(st[i]);
+    return as<ir::Call>(a ? a->value : as<ir::Eval>(st[i])->expr);
+  };
+  CHECK(*ir::kwarg_as<ir::MemorySpace>(call(0)->kwargs, "target_memory") == ir::MemorySpace::Vec);
+  CHECK(*ir::kwarg_as<std::int64_t>(call(0)->attrs, "n") == 3);
+  CHECK(*ir::kwarg_as<std::string>(call(0)->attrs, "s") == "a");
+  CHECK(*ir::kwarg_as<double>(call(0)->attrs, "w") == 0.25);
+  CHECK(*ir::kwarg_as<bool>(call(0)->attrs, "ok"));
+  CHECK(*ir::kwarg_as<ir::DataType>(call(0)->attrs, "dt") == ir::DataType::FP16);
+  CHECK(ir::kwarg_as<std::vector<ir::ArgDirection>>(call(0)->attrs, "d")->size() == 1);
+  CHECK(*ir::kwarg_as<std::int64_t>(call(1)->kwargs, "set_pipe") == static_cast<std::int64_t>(ir::PipeType::MTE2));
+  CHECK(*ir::kwarg_as<std::int64_t>(call(2)->kwargs, "mode") == static_cast<std::int64_t>(ir::CastMode::floor));
+  CHECK(call(3)->args.size() == 2);  // value= is the second IR argument
+  CHECK(as<ir::ConstFloat>(call(3)->args[1]));
+  CHECK(call(4)->args.size() == 2);  // shape= likewise
+  CHECK(*ir::kwarg_as<std::int64_t>(call(5)->kwargs, "atomic") == static_cast<std::int64_t>(ir::AtomicType::Add));
+  CHECK(ir::op_name(call(6)->callee.op) == "tensor.add");
+  CHECK(ir::op_name(call(7)->callee.op) == "tile.not");
+}
+
+TEST_CASE("parser: DSL sugar of the seeds") {
+  auto p = parse(
+      "@pl.function(type=pl.FunctionType.InCore)\n"
+      "def main_incore_0(self, x: pl.Tensor[[2, 3, 4], pl.FP32],\n"
+      "                  out_0: pl.Out[pl.Tensor[[2, 3, 4], pl.FP32]]) -> pl.Tensor[[2, 3, 4], pl.FP32]:\n"
+      "    x_tile: pl.Tile[[2, 3, 4], pl.FP32] = pl.load(x, [0, 0, 0], [2, 3, 4])\n"
+      "    y_tile = pl.add(x_tile, x_tile)\n"
+      "    z = pl.mul(y_tile, 2.0)\n"
+      "    w = pl.load(x, (0, 0, 0), (2, 3, 4), valid_shapes=[1, 3, 4])\n"
+      "    out_0 = pl.store(z, [0, 0, 0], out_0)\n"
+      "    return out_0\n");
+  const auto& f = fn(p, "main_incore_0");
+  auto st = body(f);
+  auto* load = as<ir::Call>(as<ir::Assign>(st[0])->value);
+  CHECK(ir::op_name(load->callee.op) == "tile.load");
+  CHECK(load->args.size() == 4);
+  CHECK(*ir::kwarg_as<ir::MemorySpace>(load->kwargs, "target_memory") == ir::MemorySpace::Vec);
+  auto* add = as<ir::Assign>(st[1]);
+  CHECK(ir::op_name(as<ir::Call>(add->value)->callee.op) == "tile.add");
+  CHECK(as<ir::TileType>(add->var->type));  // unannotated: the deduced type
+  CHECK(ir::op_name(as<ir::Call>(as<ir::Assign>(st[2])->value)->callee.op) == "tile.muls");
+  auto* w = as<ir::Call>(as<ir::Assign>(st[3])->value);
+  CHECK(ir::static_dims(as<ir::MakeTuple>(w->args[3])->elements) == std::vector<std::int64_t>{1, 3, 4});
+  auto* store = as<ir::Assign>(st[4]);
+  CHECK(store->var == f.params[1].var);  // reassignment reuses the parameter's Var
+}
+
+TEST_CASE("parser: loops, yields and return vars") {
+  auto p = parse(program(
+      "        for i, (acc,) in pl.range(pl.const(0, pl.INT64), n, pl.const(1, pl.INT64), init_values=(pl.const(0, pl.INT64),)):\n"
+      "            nxt: pl.Scalar[pl.INT64] = acc + i\n"
+      "            acc_rv: pl.Scalar[pl.INT64] = pl.yield_(nxt)\n"
+      "        for j, (a, b) in pl.pipeline(4, stage=2, init_values=[acc_rv, n], attrs={\"tag\": \"outer\"}):\n"
+      "            a_rv, b_rv = pl.yield_(a, b)\n"
+      "        for u in pl.unroll(4):\n"
+      "            if u == 3:\n"
+      "                continue\n"
+      "            break\n"
+      "        while n > 0:\n"
+      "            pass\n"
+      "        return a_rv\n",
+      "self, n: pl.Scalar[pl.INT64]", " -> pl.Scalar[pl.INT64]"));
+  auto st = body(fn(p, "f"));
+  auto* f1 = as<ir::For>(st[0]);
+  REQUIRE(f1);
+  CHECK(scalar_dt(f1->loop_var) == ir::DataType::INT64);
+  CHECK(as<ir::IterArg>(f1->iter_args[0]));
+  CHECK(ir::name_hint(f1->return_vars[0]) == "acc_rv");
+  CHECK(as<ir::Yield>(ir::body_stmts(f1->body).back()));
+  auto* f2 = as<ir::For>(st[1]);
+  CHECK(f2->kind == ir::ForKind::pipeline);
+  CHECK(*ir::kwarg_as<std::int64_t>(f2->attrs, "pipeline_stages") == 2);
+  CHECK(*ir::kwarg_as<std::string>(f2->attrs, "tag") == "outer");
+  CHECK(as<ir::IterArg>(f2->iter_args[0])->init == f1->return_vars[0]);
+  CHECK(*ir::const_int(f2->start) == 0);
+  CHECK(*ir::const_int(f2->step) == 1);
+  auto* f3 = as<ir::For>(st[2]);
+  CHECK(f3->kind == ir::ForKind::unroll);
+  auto b3 = ir::body_stmts(f3->body);
+  CHECK(as<ir::Continue>(ir::body_stmts(as<ir::If>(b3[0])->then_body)[0]));
+  CHECK(as<ir::Break>(b3[1]));
+  CHECK(as<ir::While>(st[3])->iter_args.empty());
+  CHECK(as<ir::Return>(st[4])->values[0] == f2->return_vars[0]);
+}
+
+TEST_CASE("parser: if/else return vars, nested if in else, elif") {
+  auto p = parse(program(
+      "        if a < b:\n            r: pl.Scalar[pl.INDEX] = pl.yield_(a)\n        else:\n            r: pl.Scalar[pl.INDEX] = pl.yield_(b)\n"
+      "        if a == 0:\n            x, y = pl.yield_(r, b)\n        else:\n"
+      "            if b == 0:\n                z: pl.Scalar[pl.INDEX] = pl.yield_(a)\n            else:\n                z: pl.Scalar[pl.INDEX] = pl.yield_(r)\n"
+      "            x, y = pl.yield_(z, a)\n"
+      "        if a == 1:\n            pass\n        elif a == 2:\n            pass\n"
+      "        return r, x, y\n",
+      "self, a: pl.Scalar[pl.INDEX], b: pl.Scalar[pl.INDEX]"));
+  auto st = body(fn(p, "f"));
+  auto* i1 = as<ir::If>(st[0]);
+  REQUIRE(i1->return_vars.size() == 1);
+  auto* i2 = as<ir::If>(st[1]);
+  REQUIRE(i2->return_vars.size() == 2);
+  auto inner = ir::body_stmts(i2->else_body);
+  CHECK(as<ir::If>(inner[0])->return_vars.size() == 1);
+  CHECK(as<ir::Yield>(inner[1])->values[0] == as<ir::If>(inner[0])->return_vars[0]);
+  auto* i3 = as<ir::If>(st[2]);
+  CHECK(as<ir::If>(ir::body_stmts(i3->else_body)[0]));
+  auto* ret = as<ir::Return>(st[3]);
+  CHECK(ret->values[0] == i1->return_vars[0]);
+  CHECK(ret->values[2] == i2->return_vars[1]);
+}
+
+TEST_CASE("parser: scopes, spmd and split_aiv loops, comments") {
+  auto p = parse(program(
+      "        # first\n        # second\n"
+      "        with pl.at(level=pl.Level.CORE_GROUP, optimizations=[pl.split(pl.SplitMode.UP_DOWN)], name_hint=\"b\") as tid:\n"
+      "            pl.system.bar_all()\n"
+      "        with pl.spmd(2, deps=[tid]) as tid2:\n            pass\n"
+      "        with pl.scope(mode=pl.ScopeMode.MANUAL):\n            pass\n"
+      "        with pl.cluster(name_hint=\"grp\"):\n            pass\n"
+      "        for bid in pl.spmd(4):\n            pass\n"
+      "        for sid in pl.split_aiv(2, mode=pl.SplitMode.UP_DOWN):\n            pass\n"));
+  auto st = body(fn(p, "f"));
+  auto* at = as<ir::Scope>(st[0]);
+  REQUIRE(at);
+  CHECK(st[0]->comments.lines == std::vector<std::string>{"first", "second"});
+  CHECK(at->kind == ir::ScopeKind::at);
+  CHECK(ir::kwarg_as<ir::EnumText>(at->params, "level")->text == "pl.Level.CORE_GROUP");
+  CHECK(ir::kwarg_as<ir::EnumText>(at->params, "optimizations")->text == "[pl.split(pl.SplitMode.UP_DOWN)]");
+  CHECK(*ir::kwarg_as<std::string>(at->params, "name_hint") == "b");
+  CHECK(scalar_dt(at->bound) == ir::DataType::TASK_ID);
+  auto* sp = as<ir::Scope>(st[1]);
+  CHECK(sp->kind == ir::ScopeKind::spmd);
+  CHECK(*ir::const_int(sp->args[0]) == 2);
+  CHECK(ir::kwarg_as<std::vector<ir::Expr>>(sp->params, "deps")->at(0) == at->bound);
+  CHECK(as<ir::Scope>(st[2])->kind == ir::ScopeKind::manual_scope);
+  CHECK(as<ir::Scope>(st[2])->params.empty());
+  CHECK(as<ir::Scope>(st[3])->kind == ir::ScopeKind::cluster);
+  CHECK(as<ir::Scope>(st[4])->kind == ir::ScopeKind::spmd_for);
+  CHECK(ir::name_hint(as<ir::Scope>(st[4])->bound) == "bid");
+  CHECK(as<ir::Scope>(st[5])->kind == ir::ScopeKind::split_aiv);
+}
+
+TEST_CASE("parser: cross-function calls, submit, tuple unpacking, tuples") {
+  auto p = parse(
+      "@pl.program\nclass C:\n"
+      "    @pl.function\n    def caller(self, a: pl.Tensor[[8], pl.FP32]) -> pl.Tensor[[8], pl.FP32]:\n"
+      "        p, q = self.pair(a, a)\n"
+      "        r: pl.Tuple[pl.Tensor[[8], pl.FP32], pl.Tensor[[8], pl.FP32]] = self.pair(p, q, attrs={\"arg_directions\": [pl.adir.input, pl.adir.input]})\n"
+      "        s: pl.Tensor[[8], pl.FP32] = r[1]\n"
+      "        o, tid = pl.submit(self.one, s, deps=[])\n"
+      "        t: pl.Tuple[pl.Tensor[[8], pl.FP32], pl.Tensor[[8], pl.FP32]] = [a, s]\n"
+      "        return o\n"
+      "    @pl.function\n    def one(self, a: pl.Tensor[[8], pl.FP32]) -> pl.Tensor[[8], pl.FP32]:\n        return a\n"
+      "    @pl.function\n    def pair(self, a: pl.Tensor[[8], pl.FP32], b: pl.Tensor[[8], pl.FP32]) -> tuple[pl.Tensor[[8], pl.FP32], pl.Tensor[[8], pl.FP32]]:\n"
+      "        return b, a\n");
+  auto st = body(fn(p, "caller"));
+  REQUIRE(st.size() == 10);
+  auto* tmp = as<ir::Assign>(st[0]);
+  CHECK(ir::name_hint(tmp->var) == "_tuple_tmp");
+  CHECK(as<ir::Call>(tmp->value)->callee.function == "pair");
+  CHECK(as<ir::TupleType>(tmp->var->type)->elements.size() == 2);
+  CHECK(as<ir::TupleGetItem>(as<ir::Assign>(st[2])->value)->index == 1);
+  auto* r = as<ir::Call>(as<ir::Assign>(st[3])->value);
+  CHECK(ir::kwarg_as<std::vector<ir::ArgDirection>>(r->attrs, "arg_directions")->size() == 2);
+  auto* sub = as<ir::Call>(as<ir::Assign>(st[5])->value);
+  CHECK(ir::op_name(sub->callee.op) == "submit");
+  CHECK(sub->callee.function == "one");
+  CHECK(ir::name_hint(as<ir::Assign>(st[5])->var) == "_submit_tmp");
+  CHECK(scalar_dt(as<ir::Assign>(st[7])->var) == ir::DataType::TASK_ID);
+  CHECK(as<ir::MakeTuple>(as<ir::Assign>(st[8])->value));
+}
+
+// ---- diagnostics -----------------------------------------------------------------------------
+
+TEST_CASE("parser diagnostics: names, ops, brackets, annotations") {
+  CHECK(error_of(program("        y: pl.Scalar[pl.INDEX] = zz + 1\n")) ==
+        "7:34: undefined name 'zz'");
+  CHECK(error_of(program("        t: pl.Tile[[16 16], pl.FP32] = pl.tile.foo(x)\n")) ==
+        "7:24: expected ']' to close the shape list of pl.Tile, found integer literal 16");
+  CHECK(error_of(program("        t: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.lod(x, [0, 0], [16, 16])\n")) ==
+        "7:53: unknown op 'tile.lod'; did you mean 'tile.load'?");
+  CHECK(error_of(program("        t = pl.tile.zzzzzzzz(x)\n")) == "7:13: unknown op 'tile.zzzzzzzz'");
+  CHECK(error_of(program("        t: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tensor.create([16, 16], dtype=pl.FP32)\n")) ==
+        "7:12: the annotation of 't' is pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec], but its value has type "
+        "pl.Tensor[[16, 16], pl.FP32]");
+  CHECK(error_of(program("        t: pl.Tensor[[16, 16], pl.FP16] = pl.tensor.create([16, 16], dtype=pl.FP32)\n")) ==
+        "7:12: the annotation of 't' is pl.Tensor[[16, 16], pl.FP16], but its value has type "
+        "pl.Tensor[[16, 16], pl.FP32]");
+  CHECK(error_of(program("        a: pl.Scalar[pl.INDEX] = 1\n        a: pl.Tensor[[4], pl.FP32] = pl.tensor.create([4], dtype=pl.FP32)\n")) ==
+        "8:9: 'a' was defined with type pl.Scalar[pl.INDEX] and cannot be reassigned a value of type "
+        "pl.Tensor[[4], pl.FP32]");
+  CHECK(error_of(program("        a: pl.FP32 = 1.0\n")) ==
+        "7:12: incomplete type annotation 'pl.FP32'; write pl.Scalar[pl.FP32]");
+  CHECK(error_of(program("        a: pl.Tile[[4, 4], pl.FP32, pl.MemRef(m, 0, 64)] = pl.tile.create([4, 4], dtype=pl.FP32)\n")) ==
+        "7:37: a pl.Tile with a pl.MemRef must also name its memory space, e.g. pl.Mem.Vec");
+  CHECK(error_of(program("        return self.nope(x)\n")) == "7:16: unknown function 'nope'");
+  CHECK(error_of(program("        return self.F(x)\n")) == "7:16: unknown function 'F'; did you mean 'f'?");
+  CHECK(error_of(program("        if x:\n            pass\n")) ==
+        "7:12: an if condition must be a pl.BOOL scalar, found a value of type pl.Tensor[[16, 16], pl.FP32]");
+  CHECK(error_of(program("        a: pl.Scalar[pl.FP32] = 1.0 + 1\n")) ==
+        "7:33: operator '+' cannot mix pl.FP32 and pl.INDEX operands; convert one side with pl.cast");
+  CHECK(error_of(program("        a: pl.Scalar[pl.BOOL] = 1 < 2 < 3\n")) ==
+        "7:39: chained comparisons are not supported; add parentheses, e.g. (a < b) == c");
+  CHECK(error_of(program("        a = 99999999999999999999\n")).find("does not fit in 64 bits") != std::string::npos);
+  CHECK(error_of(program("        a = 9223372036854775808\n")) ==
+        "7:13: integer literal 9223372036854775808 does not fit in 64 bits");
+}
+
+TEST_CASE("parser diagnostics: structure") {
+  CHECK(error_of("import pypto.language as pl\n") == "2:1: no @pl.program or @pl.function found");
+  CHECK(error_of("x = 3\n") ==
+        "1:5: expected pl.dynamic, found integer literal 3");
+  CHECK(error_of("@pl.function\ndef f(x):\n    pass\n") ==
+        "2:8: expected ':' and a type after parameter 'x', found ')'");
+  CHECK(error_of(program("        for i in pl.rnage(4):\n            pass\n")).find(
+            "unknown loop iterator 'pl.rnage'") != std::string::npos);
+  CHECK(error_of(program("        r: pl.Scalar[pl.INDEX] = pl.yield_(1)\n")) ==
+        "7:9: pl.yield_ with targets must be inside a for, while or if body");
+  CHECK(error_of(program("        for i, (a,) in pl.range(4, init_values=(0, 1)):\n            pass\n")) ==
+        "7:13: the loop carries 1 values but init_values has 2");
+  CHECK(error_of(program("        for (k,) in pl.while_(init_values=(0,)):\n            k2 = k\n")) ==
+        "8:13: expected pl.cond(...) as the first statement of a pl.while_ body, found name 'k2'");
+  CHECK(error_of(program("        x.shape\n")) == "7:10: attribute access on values is not supported");
+  CHECK(error_of(program("        t = x\n        pl.func_attr({})\n")) ==
+        "8:9: pl.func_attr must be the first statement of the function body");
+}
+
+TEST_CASE("parser diagnostics: nesting depth is capped, never a crash") {
+  std::string deep = program("        a = " + std::string(500, '(') + "1" + std::string(500, ')') + "\n");
+  CHECK(error_of(deep).find("nesting is too deep") != std::string::npos);
+  std::string neg = program("        a = " + std::string(5000, '-') + "1\n");
+  CHECK(error_of(neg).find("nesting is too deep") != std::string::npos);
+  std::string types = program("        pass\n", "self, a: " + std::string(300, 'x') + "");
+  CHECK_THROWS_AS(parse(types), ir::Error);
+  std::string tup = "@pl.function\ndef f(a: " ;
+  for (int i = 0; i < 400; ++i) tup += "pl.Tuple[";
+  tup += "pl.Ptr";
+  for (int i = 0; i < 400; ++i) tup += "]";
+  tup += "):\n    pass\n";
+  CHECK(error_of(tup).find("nesting is too deep") != std::string::npos);
+  std::string blocks = program("", "self, a: pl.Scalar[pl.INDEX]");
+  std::string ind = "        ";
+  for (int i = 0; i < 300; ++i) {
+    blocks += ind + "if a == 0:\n";
+    ind += " ";
+  }
+  blocks += ind + "pass\n";
+  CHECK(error_of(blocks).find("nesting is too deep") != std::string::npos);
+}
