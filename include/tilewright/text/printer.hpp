@@ -44,6 +44,14 @@ using ir::Stmt;
 using ir::Type;
 using ir::TypeNode;
 
+// ir::name_of may rebuild its table on every runtime call; a constexpr variable pins it.
+template <class E>
+inline constexpr auto kEnumNames = enum_names(E{});
+template <class E>
+std::string_view enum_name(E e) noexcept {
+  return kEnumNames<E>.name(e);
+}
+
 inline void append_int(std::string& out, std::int64_t v) {
   char buf[24];
   auto r = std::to_chars(buf, buf + sizeof buf, v);
@@ -77,11 +85,10 @@ inline void append_quoted(std::string& out, std::string_view s) {
 
 inline bool is_python_keyword(std::string_view s) noexcept {
   static constexpr std::string_view kKeywords[] = {
-      "False", "None",   "True",    "and",      "as",       "assert", "async",  "await",
-      "break", "class",  "continue", "def",     "del",      "elif",   "else",   "except",
-      "finally", "for",  "from",    "global",   "if",       "import", "in",     "is",
-      "lambda", "nonlocal", "not",  "or",       "pass",     "raise",  "return", "try",
-      "while", "with",   "yield"};
+      "False", "None",     "True",  "and",    "as",   "assert", "async",  "await",    "break",
+      "class", "continue", "def",   "del",    "elif", "else",   "except", "finally",  "for",
+      "from",  "global",   "if",    "import", "in",   "is",     "lambda", "nonlocal", "not",
+      "or",    "pass",     "raise", "return", "try",  "while",  "with",   "yield"};
   for (auto k : kKeywords)
     if (k == s) return true;
   return false;
@@ -136,25 +143,60 @@ struct SpecialOps {
 
 // ---- precedence (§4.3) -------------------------------------------------------------------
 enum Prec : int {
-  kOr = 1, kXor = 2, kAnd = 3, kNot = 4, kCompare = 5, kBitOr = 6, kBitXor = 7, kBitAnd = 8,
-  kShift = 9, kAdd = 10, kMul = 11, kUnary = 12, kPow = 13, kAtom = 14
+  kOr = 1,
+  kXor = 2,
+  kAnd = 3,
+  kNot = 4,
+  kCompare = 5,
+  kBitOr = 6,
+  kBitXor = 7,
+  kBitAnd = 8,
+  kShift = 9,
+  kAdd = 10,
+  kMul = 11,
+  kUnary = 12,
+  kPow = 13,
+  kAtom = 14
 };
 
 inline int binary_prec(ir::BinaryOp op) noexcept {
   using B = ir::BinaryOp;
   switch (op) {
-    case B::Add: case B::Sub: return kAdd;
-    case B::Mul: case B::FloorDiv: case B::FloorMod: case B::FloatDiv: return kMul;
-    case B::Pow: return kPow;
-    case B::Eq: case B::Ne: case B::Lt: case B::Le: case B::Gt: case B::Ge: return kCompare;
-    case B::And: return kAnd;
-    case B::Or: return kOr;
-    case B::Xor: return kXor;
-    case B::BitAnd: return kBitAnd;
-    case B::BitOr: return kBitOr;
-    case B::BitXor: return kBitXor;
-    case B::Shl: case B::Shr: return kShift;
-    case B::Min: case B::Max: return kAtom;
+    case B::Add:
+    case B::Sub:
+      return kAdd;
+    case B::Mul:
+    case B::FloorDiv:
+    case B::FloorMod:
+    case B::FloatDiv:
+      return kMul;
+    case B::Pow:
+      return kPow;
+    case B::Eq:
+    case B::Ne:
+    case B::Lt:
+    case B::Le:
+    case B::Gt:
+    case B::Ge:
+      return kCompare;
+    case B::And:
+      return kAnd;
+    case B::Or:
+      return kOr;
+    case B::Xor:
+      return kXor;
+    case B::BitAnd:
+      return kBitAnd;
+    case B::BitOr:
+      return kBitOr;
+    case B::BitXor:
+      return kBitXor;
+    case B::Shl:
+    case B::Shr:
+      return kShift;
+    case B::Min:
+    case B::Max:
+      return kAtom;
   }
   return kAtom;
 }
@@ -162,29 +204,52 @@ inline int binary_prec(ir::BinaryOp op) noexcept {
 inline std::string_view binary_token(ir::BinaryOp op) noexcept {
   using B = ir::BinaryOp;
   switch (op) {
-    case B::Add: return " + ";
-    case B::Sub: return " - ";
-    case B::Mul: return " * ";
-    case B::FloorDiv: return " // ";
-    case B::FloorMod: return " % ";
-    case B::FloatDiv: return " / ";
-    case B::Pow: return " ** ";
-    case B::Eq: return " == ";
-    case B::Ne: return " != ";
-    case B::Lt: return " < ";
-    case B::Le: return " <= ";
-    case B::Gt: return " > ";
-    case B::Ge: return " >= ";
-    case B::And: return " and ";
-    case B::Or: return " or ";
-    case B::Xor: return " xor ";
-    case B::BitAnd: return " & ";
-    case B::BitOr: return " | ";
-    case B::BitXor: return " ^ ";
-    case B::Shl: return " << ";
-    case B::Shr: return " >> ";
-    case B::Min: return "pl.min";
-    case B::Max: return "pl.max";
+    case B::Add:
+      return " + ";
+    case B::Sub:
+      return " - ";
+    case B::Mul:
+      return " * ";
+    case B::FloorDiv:
+      return " // ";
+    case B::FloorMod:
+      return " % ";
+    case B::FloatDiv:
+      return " / ";
+    case B::Pow:
+      return " ** ";
+    case B::Eq:
+      return " == ";
+    case B::Ne:
+      return " != ";
+    case B::Lt:
+      return " < ";
+    case B::Le:
+      return " <= ";
+    case B::Gt:
+      return " > ";
+    case B::Ge:
+      return " >= ";
+    case B::And:
+      return " and ";
+    case B::Or:
+      return " or ";
+    case B::Xor:
+      return " xor ";
+    case B::BitAnd:
+      return " & ";
+    case B::BitOr:
+      return " | ";
+    case B::BitXor:
+      return " ^ ";
+    case B::Shl:
+      return " << ";
+    case B::Shr:
+      return " >> ";
+    case B::Min:
+      return "pl.min";
+    case B::Max:
+      return "pl.max";
   }
   return " ? ";
 }
@@ -193,9 +258,14 @@ inline int expr_prec(const Expr& e) noexcept {
   if (auto* b = ir::as<ir::Binary>(e)) return binary_prec(b->op);
   if (auto* u = ir::as<ir::Unary>(e)) {
     switch (u->op) {
-      case ir::UnaryOp::Neg: case ir::UnaryOp::BitNot: return kUnary;
-      case ir::UnaryOp::Not: return kNot;
-      case ir::UnaryOp::Abs: case ir::UnaryOp::Cast: return kAtom;
+      case ir::UnaryOp::Neg:
+      case ir::UnaryOp::BitNot:
+        return kUnary;
+      case ir::UnaryOp::Not:
+        return kNot;
+      case ir::UnaryOp::Abs:
+      case ir::UnaryOp::Cast:
+        return kAtom;
     }
   }
   return kAtom;
@@ -291,7 +361,8 @@ struct FunctionScan {
   }
 
   void attr(const ir::AttrValue& v) {
-    if (auto* e = std::get_if<Expr>(&v)) expr(*e);
+    if (auto* e = std::get_if<Expr>(&v))
+      expr(*e);
     else if (auto* es = std::get_if<std::vector<Expr>>(&v))
       for (const auto& x : *es) expr(x);
   }
@@ -317,7 +388,9 @@ struct FunctionScan {
         expr(b.rhs);
         break;
       }
-      case 7: expr(std::get<ir::Unary>(e->v).operand); break;
+      case 7:
+        expr(std::get<ir::Unary>(e->v).operand);
+        break;
       case 8: {
         auto& c = std::get<ir::Call>(e->v);
         if (!c.callee.function.empty()) callees.push_back(c.callee.function);
@@ -329,8 +402,11 @@ struct FunctionScan {
       case 9:
         for (const auto& x : std::get<ir::MakeTuple>(e->v).elements) expr(x);
         break;
-      case 10: expr(std::get<ir::TupleGetItem>(e->v).tuple); break;
-      default: break;
+      case 10:
+        expr(std::get<ir::TupleGetItem>(e->v).tuple);
+        break;
+      default:
+        break;
     }
   }
 
@@ -338,46 +414,55 @@ struct FunctionScan {
     if (!s) return;
     ++node_count;
     ir::dispatch(s->v, ir::overloaded{
-        [&](const ir::Assign& a) { def(a.var); expr(a.value); },
-        [&](const ir::Eval& a) { expr(a.expr); },
-        [&](const ir::Seq& a) { for (const auto& x : a.stmts) stmt(x); },
-        [&](const ir::If& a) {
-          for (const auto& r : a.return_vars) def(r);
-          expr(a.cond);
-          stmt(a.then_body);
-          stmt(a.else_body);
-        },
-        [&](const ir::For& a) {
-          def(a.loop_var);
-          for (const auto& r : a.return_vars) def(r);
-          for (const auto& r : a.iter_args) def(r);
-          expr(a.start);
-          expr(a.stop);
-          expr(a.step);
-          for (const auto& r : a.iter_args)
-            if (auto* ia = ir::as<ir::IterArg>(r)) expr(ia->init);
-          for (const auto& kv : a.attrs) attr(kv.second);
-          stmt(a.body);
-        },
-        [&](const ir::While& a) {
-          for (const auto& r : a.return_vars) def(r);
-          for (const auto& r : a.iter_args) def(r);
-          for (const auto& r : a.iter_args)
-            if (auto* ia = ir::as<ir::IterArg>(r)) expr(ia->init);
-          expr(a.cond);
-          stmt(a.body);
-        },
-        [&](const ir::Yield& a) { for (const auto& x : a.values) expr(x); },
-        [&](const ir::Return& a) { for (const auto& x : a.values) expr(x); },
-        [&](const ir::Break&) {},
-        [&](const ir::Continue&) {},
-        [&](const ir::Scope& a) {
-          for (const auto& x : a.args) expr(x);
-          for (const auto& kv : a.params) attr(kv.second);
-          def(a.bound);
-          stmt(a.body);
-        },
-    });
+                           [&](const ir::Assign& a) {
+                             def(a.var);
+                             expr(a.value);
+                           },
+                           [&](const ir::Eval& a) { expr(a.expr); },
+                           [&](const ir::Seq& a) {
+                             for (const auto& x : a.stmts) stmt(x);
+                           },
+                           [&](const ir::If& a) {
+                             for (const auto& r : a.return_vars) def(r);
+                             expr(a.cond);
+                             stmt(a.then_body);
+                             stmt(a.else_body);
+                           },
+                           [&](const ir::For& a) {
+                             def(a.loop_var);
+                             for (const auto& r : a.return_vars) def(r);
+                             for (const auto& r : a.iter_args) def(r);
+                             expr(a.start);
+                             expr(a.stop);
+                             expr(a.step);
+                             for (const auto& r : a.iter_args)
+                               if (auto* ia = ir::as<ir::IterArg>(r)) expr(ia->init);
+                             for (const auto& kv : a.attrs) attr(kv.second);
+                             stmt(a.body);
+                           },
+                           [&](const ir::While& a) {
+                             for (const auto& r : a.return_vars) def(r);
+                             for (const auto& r : a.iter_args) def(r);
+                             for (const auto& r : a.iter_args)
+                               if (auto* ia = ir::as<ir::IterArg>(r)) expr(ia->init);
+                             expr(a.cond);
+                             stmt(a.body);
+                           },
+                           [&](const ir::Yield& a) {
+                             for (const auto& x : a.values) expr(x);
+                           },
+                           [&](const ir::Return& a) {
+                             for (const auto& x : a.values) expr(x);
+                           },
+                           [&](const ir::Break&) {},
+                           [&](const ir::Continue&) {},
+                           [&](const ir::Scope& a) {
+                             for (const auto& x : a.args) expr(x);
+                             for (const auto& kv : a.params) attr(kv.second);
+                             def(a.bound);
+                             stmt(a.body);
+                           },
+                       });
   }
 };
 
@@ -399,18 +484,27 @@ inline void assign_names(const std::vector<const ExprNode*>& vars,
   taken.reserve(vars.size());
   for (auto& [name, n] : count)
     if (n == 1) taken.emplace(name);
+  // Candidates of one base are only ever taken, never freed, so each base resumes its
+  // search where the previous collision stopped: linear in the number of Vars.
+  std::unordered_map<std::string_view, int> next_suffix;
   for (auto* v : vars) {
     std::string_view base = hint_of(v);
     if (count[base] == 1) {
       out.emplace(v, std::string(base));
       continue;
     }
+    int& k = next_suffix[base];
     std::string candidate(base);
-    for (int k = 1; taken.count(candidate); ++k) {
-      candidate.assign(base);
+    if (k > 0) {
       candidate += '_';
       candidate += std::to_string(k);
     }
+    while (taken.count(candidate)) {
+      candidate.assign(base);
+      candidate += '_';
+      candidate += std::to_string(++k);
+    }
+    ++k;
     taken.insert(candidate);
     out.emplace(v, std::move(candidate));
   }
@@ -489,7 +583,7 @@ class Printer {
 
   void dtype(ir::DataType dt) {
     out += "pl.";
-    out += ir::name_of(dt);
+    out += enum_name(dt);
   }
 
   void const_int(std::int64_t v, ir::DataType dt, bool typed) {
@@ -538,8 +632,10 @@ class Printer {
       var_name(m->base);
     } else if (m->base) {
       out += '"';
-      if (auto it = names.find(m->base.get()); it != names.end()) out += it->second;
-      else out += ir::name_hint(m->base);
+      if (auto it = names.find(m->base.get()); it != names.end())
+        out += it->second;
+      else
+        out += ir::name_hint(m->base);
       out += '"';
     } else {
       out += "\"\"";
@@ -574,10 +670,10 @@ class Printer {
     out += "stride=";
     dims(v.stride);
     out += ", layout=pl.TensorLayout.";
-    out += ir::name_of(v.layout);
+    out += enum_name(v.layout);
     if (v.pad != ir::PadValue::null) {
       out += ", pad=pl.PadValue.";
-      out += ir::name_of(v.pad);
+      out += enum_name(v.pad);
     }
     out += ')';
   }
@@ -609,12 +705,12 @@ class Printer {
     if (v.blayout != implicit.blayout) {
       sep();
       out += "blayout=pl.TileLayout.";
-      out += ir::name_of(v.blayout);
+      out += enum_name(v.blayout);
     }
     if (v.slayout != implicit.slayout) {
       sep();
       out += "slayout=pl.TileLayout.";
-      out += ir::name_of(v.slayout);
+      out += enum_name(v.slayout);
     }
     if (v.fractal != implicit.fractal) {
       sep();
@@ -624,12 +720,12 @@ class Printer {
     if (v.pad != ir::PadValue::null) {
       sep();
       out += "pad=pl.PadValue.";
-      out += ir::name_of(v.pad);
+      out += enum_name(v.pad);
     }
     if (v.compact != ir::CompactMode::null) {
       sep();
       out += "compact=pl.CompactMode.";
-      out += ir::name_of(v.compact);
+      out += enum_name(v.compact);
     }
     out += ')';
   }
@@ -640,74 +736,88 @@ class Printer {
       return;
     }
     ir::dispatch(t->v, ir::overloaded{
-        [&](const ir::UnknownType&) { out += "pl.UnknownType"; },
-        [&](const ir::ScalarType& s) {
-          out += "pl.Scalar[";
-          dtype(s.dtype);
-          out += ']';
-        },
-        [&](const ir::TensorType& s) {
-          out += s.distributed ? "pld.DistributedTensor[" : "pl.Tensor[";
-          dims(s.shape);
-          out += ", ";
-          dtype(s.dtype);
-          if (s.view) {
-            out += ", ";
-            tensor_view(s);
-          }
-          if (s.memref) {
-            out += ", ";
-            memref(s.memref);
-          }
-          out += ']';
-        },
-        [&](const ir::TileType& s) {
-          out += "pl.Tile[";
-          dims(s.shape);
-          out += ", ";
-          dtype(s.dtype);
-          if (s.memref) {
-            out += ", ";
-            memref(s.memref);
-          }
-          if (s.memory) {
-            out += ", pl.Mem.";
-            out += ir::name_of(*s.memory);
-          }
-          if (s.view) {
-            out += ", ";
-            tile_view(s);
-          }
-          out += ']';
-        },
-        [&](const ir::ArrayType& s) {
-          out += "pl.Array[";
-          append_int(out, s.extent);
-          out += ", ";
-          dtype(s.dtype);
-          out += ']';
-        },
-        [&](const ir::TupleType& s) {
-          out += "pl.Tuple[";
-          if (s.elements.empty()) out += "()";
-          for (std::size_t i = 0; i < s.elements.size(); ++i) {
-            if (i) out += ", ";
-            type(s.elements[i]);
-          }
-          out += ']';
-        },
-        [&](const ir::MarkerType& s) {
-          switch (s.kind) {
-            case ir::Marker::Ptr: out += "pl.Ptr"; break;
-            case ir::Marker::MemRefType: out += "pl.MemRefType"; break;
-            case ir::Marker::WindowBufferType: out += "pld.WindowBufferType"; break;
-            case ir::Marker::CommCtxType: out += "pld.CommCtxType"; break;
-            case ir::Marker::PrefetchAsyncContext: out += "pl.PrefetchAsyncContext"; break;
-            case ir::Marker::AsyncEvent: out += "pl.AsyncEvent"; break;
-            case ir::Marker::AsyncSession: out += "pl.AsyncSession"; break;
-          }
-        },
-    });
+                           [&](const ir::UnknownType&) { out += "pl.UnknownType"; },
+                           [&](const ir::ScalarType& s) {
+                             out += "pl.Scalar[";
+                             dtype(s.dtype);
+                             out += ']';
+                           },
+                           [&](const ir::TensorType& s) {
+                             out += s.distributed ? "pld.DistributedTensor[" : "pl.Tensor[";
+                             dims(s.shape);
+                             out += ", ";
+                             dtype(s.dtype);
+                             if (s.view) {
+                               out += ", ";
+                               tensor_view(s);
+                             }
+                             if (s.memref) {
+                               out += ", ";
+                               memref(s.memref);
+                             }
+                             out += ']';
+                           },
+                           [&](const ir::TileType& s) {
+                             out += "pl.Tile[";
+                             dims(s.shape);
+                             out += ", ";
+                             dtype(s.dtype);
+                             if (s.memref) {
+                               out += ", ";
+                               memref(s.memref);
+                             }
+                             if (s.memory) {
+                               out += ", pl.Mem.";
+                               out += enum_name(*s.memory);
+                             }
+                             if (s.view) {
+                               out += ", ";
+                               tile_view(s);
+                             }
+                             out += ']';
+                           },
+                           [&](const ir::ArrayType& s) {
+                             out += "pl.Array[";
+                             append_int(out, s.extent);
+                             out += ", ";
+                             dtype(s.dtype);
+                             out += ']';
+                           },
+                           [&](const ir::TupleType& s) {
+                             out += "pl.Tuple[";
+                             if (s.elements.empty()) out += "()";
+                             for (std::size_t i = 0; i < s.elements.size(); ++i) {
+                               if (i) out += ", ";
+                               type(s.elements[i]);
+                             }
+                             out += ']';
+                           },
+                           [&](const ir::MarkerType& s) {
+                             switch (s.kind) {
+                               case ir::Marker::Ptr:
+                                 out += "pl.Ptr";
+                                 break;
+                               case ir::Marker::MemRefType:
+                                 out += "pl.MemRefType";
+                                 break;
+                               case ir::Marker::WindowBufferType:
+                                 out += "pld.WindowBufferType";
+                                 break;
+                               case ir::Marker::CommCtxType:
+                                 out += "pld.CommCtxType";
+                                 break;
+                               case ir::Marker::PrefetchAsyncContext:
+                                 out += "pl.PrefetchAsyncContext";
+                                 break;
+                               case ir::Marker::AsyncEvent:
+                                 out += "pl.AsyncEvent";
+                                 break;
+                               case ir::Marker::AsyncSession:
+                                 out += "pl.AsyncSession";
+                                 break;
+                             }
+                           },
+                       });
   }
 
   // ---- expressions (§4) --------------------------------------------------------------------
@@ -747,8 +857,12 @@ class Printer {
     }
     switch (e->v.index()) {
       case 0:
-      case 1: var_name(e); return;
-      case 2: out += ir::name_hint(e); return;  // a MemRef used as a value (§4.2)
+      case 1:
+        var_name(e);
+        return;
+      case 2:
+        out += ir::name_hint(e);
+        return;  // a MemRef used as a value (§4.2)
       case 3: {
         auto dt = scalar_dtype(e->type).value_or(ir::DataType::INDEX);
         const_int(std::get<ir::ConstInt>(e->v).value, dt, typed);
@@ -768,10 +882,18 @@ class Printer {
         }
         return;
       }
-      case 5: out += std::get<ir::ConstBool>(e->v).value ? "True" : "False"; return;
-      case 6: binary(e, std::get<ir::Binary>(e->v), typed); return;
-      case 7: unary(e, std::get<ir::Unary>(e->v), typed); return;
-      case 8: call(std::get<ir::Call>(e->v)); return;
+      case 5:
+        out += std::get<ir::ConstBool>(e->v).value ? "True" : "False";
+        return;
+      case 6:
+        binary(e, std::get<ir::Binary>(e->v), typed);
+        return;
+      case 7:
+        unary(e, std::get<ir::Unary>(e->v), typed);
+        return;
+      case 8:
+        call(std::get<ir::Call>(e->v));
+        return;
       case 9:
         out += '[';
         expr_list(std::get<ir::MakeTuple>(e->v).elements, typed);
@@ -785,7 +907,8 @@ class Printer {
         out += ']';
         return;
       }
-      default: return;
+      default:
+        return;
     }
   }
 
@@ -842,8 +965,12 @@ class Printer {
   // Values shared by every encoding; returns false for the kinds the caller decides.
   bool common_value(const ir::AttrValue& v, StrStyle strings) {
     switch (v.index()) {
-      case 0: append_int(out, std::get<std::int64_t>(v)); return true;
-      case 1: out += std::get<bool>(v) ? "True" : "False"; return true;
+      case 0:
+        append_int(out, std::get<std::int64_t>(v));
+        return true;
+      case 1:
+        out += std::get<bool>(v) ? "True" : "False";
+        return true;
       case 2: {
         const std::string& s = std::get<std::string>(v);
         if (strings == StrStyle::single_raw) {
@@ -855,27 +982,31 @@ class Printer {
         }
         return true;
       }
-      case 3: append_float(out, std::get<double>(v)); return true;
-      case 4: dtype(std::get<ir::DataType>(v)); return true;
+      case 3:
+        append_float(out, std::get<double>(v));
+        return true;
+      case 4:
+        dtype(std::get<ir::DataType>(v));
+        return true;
       case 5:
         out += "pl.Mem.";
-        out += ir::name_of(std::get<ir::MemorySpace>(v));
+        out += enum_name(std::get<ir::MemorySpace>(v));
         return true;
       case 6:
         out += "pl.TensorLayout.";
-        out += ir::name_of(std::get<ir::TensorLayout>(v));
+        out += enum_name(std::get<ir::TensorLayout>(v));
         return true;
       case 7:
         out += "pl.TileLayout.";
-        out += ir::name_of(std::get<ir::TileLayout>(v));
+        out += enum_name(std::get<ir::TileLayout>(v));
         return true;
       case 8:
         out += "pl.PadValue.";
-        out += ir::name_of(std::get<ir::PadValue>(v));
+        out += enum_name(std::get<ir::PadValue>(v));
         return true;
       case 9:
         out += "pl.adir.";
-        out += ir::name_of(std::get<ir::ArgDirection>(v));
+        out += enum_name(std::get<ir::ArgDirection>(v));
         return true;
       case 10: {
         auto& ds = std::get<std::vector<ir::ArgDirection>>(v);
@@ -883,7 +1014,7 @@ class Printer {
         for (std::size_t i = 0; i < ds.size(); ++i) {
           if (i) out += ", ";
           out += "pl.adir.";
-          out += ir::name_of(ds[i]);
+          out += enum_name(ds[i]);
         }
         out += ']';
         return true;
@@ -898,14 +1029,19 @@ class Printer {
         out += ']';
         return true;
       }
-      case 12: expr(std::get<Expr>(v)); return true;
+      case 12:
+        expr(std::get<Expr>(v));
+        return true;
       case 13:
         out += '[';
         expr_list(std::get<std::vector<Expr>>(v));
         out += ']';
         return true;
-      case 14: out += std::get<ir::EnumText>(v).text; return true;
-      default: return false;
+      case 14:
+        out += std::get<ir::EnumText>(v).text;
+        return true;
+      default:
+        return false;
     }
   }
 
@@ -915,18 +1051,18 @@ class Printer {
       if (key == "set_pipe" || key == "wait_pipe" ||
           (key == "pipe" && (op == ops.sync_set || op == ops.sync_wait))) {
         out += "pl.PipeType.";
-        out += ir::name_of(static_cast<ir::PipeType>(*i));
+        out += enum_name(static_cast<ir::PipeType>(*i));
         return;
       }
       if (key == "mode") {
         out += '\'';
-        out += ir::name_of(static_cast<ir::CastMode>(*i));
+        out += enum_name(static_cast<ir::CastMode>(*i));
         out += '\'';
         return;
       }
       if (key == "atomic") {
         out += "pl.AtomicType.";
-        out += ir::name_of(static_cast<ir::AtomicType>(*i));
+        out += enum_name(static_cast<ir::AtomicType>(*i));
         return;
       }
     }
@@ -1021,7 +1157,7 @@ class Printer {
       out += name;
       out += '(';
     } else if (op == ops.tensor_add && c.args.size() >= 2 &&
-        (ir::as<ir::ConstInt>(c.args[1]) || ir::as<ir::ConstFloat>(c.args[1]))) {
+               (ir::as<ir::ConstInt>(c.args[1]) || ir::as<ir::ConstFloat>(c.args[1]))) {
       out += "pl.tensor.adds(";
     } else {
       out += op_spelling(op);
@@ -1043,9 +1179,12 @@ class Printer {
       comma();
       out += "value=";
       // The fill value is a bare number whatever the tile dtype.
-      if (auto* f = ir::as<ir::ConstFloat>(c.args[1])) append_float(out, f->value);
-      else if (auto* i = ir::as<ir::ConstInt>(c.args[1])) append_int(out, i->value);
-      else expr(c.args[1]);
+      if (auto* f = ir::as<ir::ConstFloat>(c.args[1]))
+        append_float(out, f->value);
+      else if (auto* i = ir::as<ir::ConstInt>(c.args[1]))
+        append_int(out, i->value);
+      else
+        expr(c.args[1]);
     } else if ((op == ops.tile_reinterpret_view || op == ops.tensor_reinterpret_view) &&
                c.args.size() == 2) {
       positional(0, 1);
@@ -1055,7 +1194,7 @@ class Printer {
                ir::as<ir::ConstInt>(c.args[0])) {
       comma();
       out += "pl.Mem.";
-      out += ir::name_of(static_cast<ir::MemorySpace>(ir::as<ir::ConstInt>(c.args[0])->value));
+      out += enum_name(static_cast<ir::MemorySpace>(ir::as<ir::ConstInt>(c.args[0])->value));
       positional(1, c.args.size());
       kwargs();
     } else if (op == ops.tile_gather_row && c.args.size() == 6) {
@@ -1205,7 +1344,7 @@ class Printer {
       target_tuple(f.iter_args);
     }
     out += " in pl.";
-    out += ir::name_of(f.kind);
+    out += enum_name(f.kind);
     out += '(';
     // §3.4: bounds are elided as in Python's range, but only for INDEX 0 / 1.
     bool step_one = is_index_const(f.step, 1);
@@ -1348,8 +1487,10 @@ class Printer {
       case ir::ScopeKind::spmd_for:
       case ir::ScopeKind::split_aiv:
         out += "for ";
-        if (s.bound) var_name(s.bound);
-        else out += s.kind == ir::ScopeKind::split_aiv ? "aiv_id" : "block_idx";
+        if (s.bound)
+          var_name(s.bound);
+        else
+          out += s.kind == ir::ScopeKind::split_aiv ? "aiv_id" : "block_idx";
         out += " in ";
         scope_call(s.kind == ir::ScopeKind::spmd_for ? "pl.spmd" : "pl.split_aiv", s);
         out += ':';
@@ -1365,45 +1506,45 @@ class Printer {
     if (!s) return;
     comments(s, level);
     ir::dispatch(s->v, ir::overloaded{
-        [&](const ir::Assign& a) {
-          newline(level);
-          var_name(a.var);
-          out += ": ";
-          type(a.var ? a.var->type : nullptr);
-          out += " = ";
-          expr(a.value);
-        },
-        [&](const ir::Eval& a) {
-          newline(level);
-          expr(a.expr);
-        },
-        [&](const ir::Seq& a) {
-          if (a.stmts.empty()) {
-            newline(level);
-            out += "pass";
-          } else {
-            seq_stmts(a, level, target);
-          }
-        },
-        [&](const ir::If& a) { if_stmt(a, level); },
-        [&](const ir::For& a) { for_stmt(a, level); },
-        [&](const ir::While& a) { while_stmt(a, level); },
-        [&](const ir::Yield& a) { yield(a, level, target); },
-        [&](const ir::Return& a) {
-          newline(level);
-          out += "return";
-          if (!a.values.empty()) values_after(" ", a.values);
-        },
-        [&](const ir::Break&) {
-          newline(level);
-          out += "break";
-        },
-        [&](const ir::Continue&) {
-          newline(level);
-          out += "continue";
-        },
-        [&](const ir::Scope& a) { scope_stmt(a, level, target); },
-    });
+                           [&](const ir::Assign& a) {
+                             newline(level);
+                             var_name(a.var);
+                             out += ": ";
+                             type(a.var ? a.var->type : nullptr);
+                             out += " = ";
+                             expr(a.value);
+                           },
+                           [&](const ir::Eval& a) {
+                             newline(level);
+                             expr(a.expr);
+                           },
+                           [&](const ir::Seq& a) {
+                             if (a.stmts.empty()) {
+                               newline(level);
+                               out += "pass";
+                             } else {
+                               seq_stmts(a, level, target);
+                             }
+                           },
+                           [&](const ir::If& a) { if_stmt(a, level); },
+                           [&](const ir::For& a) { for_stmt(a, level); },
+                           [&](const ir::While& a) { while_stmt(a, level); },
+                           [&](const ir::Yield& a) { yield(a, level, target); },
+                           [&](const ir::Return& a) {
+                             newline(level);
+                             out += "return";
+                             if (!a.values.empty()) values_after(" ", a.values);
+                           },
+                           [&](const ir::Break&) {
+                             newline(level);
+                             out += "break";
+                           },
+                           [&](const ir::Continue&) {
+                             newline(level);
+                             out += "continue";
+                           },
+                           [&](const ir::Scope& a) { scope_stmt(a, level, target); },
+                       });
   }
 
   // ---- functions (§1.2–§1.5) -------------------------------------------------------------
@@ -1419,17 +1560,17 @@ class Printer {
     if (f.type != ir::FunctionType::Opaque) {
       kw();
       out += "type=pl.FunctionType.";
-      out += ir::name_of(f.type);
+      out += enum_name(f.type);
     }
     if (f.level) {
       kw();
       out += "level=pl.Level.";
-      out += ir::name_of(*f.level);
+      out += enum_name(*f.level);
     }
     if (f.role) {
       kw();
       out += "role=pl.Role.";
-      out += ir::name_of(*f.role);
+      out += enum_name(*f.role);
     }
     if (auto* b = ir::kwarg_as<bool>(f.attrs, "auto_scope"); b && !*b) {
       kw();
@@ -1465,7 +1606,7 @@ class Printer {
       out += ": ";
       if (auto* i = std::get_if<std::int64_t>(&v); i && k == "split") {
         out += "pl.SplitMode.";
-        out += ir::name_of(static_cast<ir::SplitMode>(*i));
+        out += enum_name(static_cast<ir::SplitMode>(*i));
       } else {
         common_value(v, StrStyle::double_escaped);
       }
@@ -1492,7 +1633,9 @@ class Printer {
       var_name(p.var);
       out += ": ";
       switch (p.direction) {
-        case ir::ParamDirection::In: type(p.var->type); break;
+        case ir::ParamDirection::In:
+          type(p.var->type);
+          break;
         case ir::ParamDirection::Out:
           out += "pl.Out[";
           type(p.var->type);
@@ -1590,7 +1733,8 @@ inline std::string print(const ir::Program& program) {
         auto& [fn, next] = stack.back();
         if (next < deps[fn].size()) {
           std::size_t d = deps[fn][next++];
-          if (state[d] == kActive) cycle = true;
+          if (state[d] == kActive)
+            cycle = true;
           else if (state[d] == kNew) {
             state[d] = kActive;
             stack.emplace_back(d, 0);
