@@ -17,6 +17,9 @@ function(tilewright_configure_target target)
       # -fno-sanitize-recover: a UBSan finding aborts the test instead of scrolling by.
       target_compile_options(${target} PRIVATE
         ${san} -fno-omit-frame-pointer -fno-sanitize-recover=all)
+      # Sanitizers do not see a read of an empty std::optional or an out-of-range
+      # operator[]; the library's own assertions do.
+      target_compile_definitions(${target} PRIVATE _GLIBCXX_ASSERTIONS)
       get_target_property(type ${target} TYPE)
       if(NOT type STREQUAL "OBJECT_LIBRARY")
         target_link_options(${target} PRIVATE ${san})

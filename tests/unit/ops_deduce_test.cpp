@@ -109,7 +109,7 @@ TEST_CASE("deduce tile.create / tile.full") {
   auto compact = call("tile.create", {tup({64, 256})},
                       {{"dtype", DataType::INT32}, {"target_memory", MemorySpace::Acc}, {"compact", true}});
   REQUIRE(T(compact).view.has_value());
-  CHECK(T(compact).view->compact == ir::CompactMode::normal);
+  CHECK(ir::effective_view(T(compact)).compact == ir::CompactMode::normal);
   CHECK(layout_of(compact) == k_acc);
   CHECK(error_of([&] { call("tile.create", {tup({16, 0})}, {{"dtype", DataType::FP32}}); })
             .find("positive integer constants") != std::string::npos);
@@ -126,7 +126,7 @@ TEST_CASE("deduce tile.create / tile.full") {
   // [N, 1] keeps an explicit row_major view (the default view, not the shape rule).
   auto fcol = call("tile.full", {tup({16, 1}), ir::make_float(0.0)}, {{"dtype", DataType::FP32}});
   REQUIRE(T(fcol).view.has_value());
-  CHECK(T(fcol).view->blayout == TileLayout::row_major);
+  CHECK(ir::effective_view(T(fcol)).blayout == TileLayout::row_major);
   CHECK(error_of([&] { call("tile.full", {tup({16, 32}), sym("v")}, {{"dtype", DataType::FP32}}); })
             .find("numeric constant") != std::string::npos);
 }
@@ -159,11 +159,11 @@ TEST_CASE("deduce tile.move / read / write / extract") {
   auto left = call("tile.extract", {src, I(0), I(0), tup({16, 64})}, to(MemorySpace::Left));
   CHECK(T(left).memory == MemorySpace::Left);
   CHECK(layout_of(left) == ir::TileLayoutTriple{TileLayout::row_major, TileLayout::row_major, 512});
-  CHECK(T(left).view->compact == ir::CompactMode::normal);  // valid rows narrowed by n
+  CHECK(ir::effective_view(T(left)).compact == ir::CompactMode::normal);  // valid rows narrowed by n
   auto full_src = tile("f", {64, 64}, DataType::FP16, MemorySpace::Mat);
   auto right = call("tile.extract", {full_src, I(0), I(16), tup({64, 16})}, to(MemorySpace::Right));
   CHECK(layout_of(right) == k_zn);
-  CHECK(T(right).view->compact == ir::CompactMode::null);
+  CHECK(ir::effective_view(T(right)).compact == ir::CompactMode::null);
   auto vec = call("tile.extract", {full_src, I(16), I(0), tup({16, 64})});
   CHECK(T(vec).memory == MemorySpace::Vec);  // kwarg default
   CHECK(error_of([&] { call("tile.extract", {full_src, I(56), I(0), tup({16, 64})}); })
@@ -180,7 +180,7 @@ TEST_CASE("deduce tile.slice / reshape / reinterpret_view / set_validshape") {
   CHECK(valid_of(s2) == V{4, 64});
   auto s3 = call("tile.slice", {a, tup({16, 32}), tup({0, 0}), tup({8, 32})}, {{"pad_value", ir::PadValue::zero}});
   CHECK(valid_of(s3) == V{8, 32});
-  CHECK(T(s3).view->pad == ir::PadValue::zero);
+  CHECK(ir::effective_view(T(s3)).pad == ir::PadValue::zero);
   auto a3 = tile("a3", {4, 16, 32}, DataType::FP32);
   auto dropped = call("tile.slice", {a3, tup({1, 16, 32}), tup({2, 0, 0}), tup(std::vector<ir::Expr>{}), tup({0})});
   CHECK(shape_of(dropped) == V{16, 32});
@@ -296,7 +296,7 @@ TEST_CASE("deduce element-wise families") {
         "tile.cast: casting FP32 to itself; drop the cast");
   auto fp = call("tile.fillpad", {a}, {{"pad_value", ir::PadValue::max}});
   CHECK(valid_of(fp) == V{16, 32});
-  CHECK(T(fp).view->pad == ir::PadValue::max);
+  CHECK(ir::effective_view(T(fp)).pad == ir::PadValue::max);
   CHECK(error_of([&] { call("tile.fillpad", {a}, {{"pad_value", ir::PadValue::null}}); }).find("must not be null") !=
         std::string::npos);
   CHECK(shape_of(call("tile.fillpad_expand", {a, tup({32, 32})})) == V{32, 32});
@@ -340,7 +340,7 @@ TEST_CASE("deduce matmul family") {
   CHECK(T(call("tile.matmul", {li, ri})).dtype == DataType::INT32);
   // Narrowed valid rows are stamped compact.
   auto ln = tile("ln", dims({16, 64}), DataType::FP16, MemorySpace::Left, view_with_valid({sym("m"), I(64)}, MemorySpace::Left));
-  CHECK(T(call("tile.matmul", {ln, r})).view->compact == ir::CompactMode::normal);
+  CHECK(ir::effective_view(T(call("tile.matmul", {ln, r}))).compact == ir::CompactMode::normal);
   CHECK(error_of([&] { call("tile.matmul", {l, tile("k", {32, 32}, DataType::FP16, MemorySpace::Right)}); }) ==
         "tile.matmul: lhs [16, 64] and rhs [32, 32] disagree on K (64 vs 32)");
   CHECK(error_of([&] { call("tile.matmul", {l, ri}); }) == "tile.matmul: lhs dtype FP16 must equal rhs dtype INT8");
