@@ -1,0 +1,291 @@
+#pragma once
+// Drivers: the walks that apply a rule set.
+//
+// `RuleWalker` is an `ir::Mutator` that, after a node's children were rebuilt, tries the rules
+// rooted at that node and keeps the first replacement. Dispatch goes by the node's root first:
+// an op id indexes a table of the rules rooted at that op, so a statement is offered only to
+// the rules that can match it. A pass with its own needs (a type mapping, extra state) derives
+// from `RuleWalker`; a pass made only of rules calls `rewrite_post_order` or
+// `rewrite_to_fixpoint`. Either way nothing changed means the very same nodes come back.
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <boost/hana/at.hpp>
+#include <boost/hana/length.hpp>
+
+#include "tilewright/ir/mutate.hpp"
+#include "tilewright/ir/walk.hpp"
+#include "tilewright/rewrite/rule.hpp"
+#include "tilewright/rewrite/use_count.hpp"
+
+namespace tilewright::rewrite {
+
+struct rule_counter {
+  std::string_view rule;
+  std::uint64_t tried = 0;
+  std::uint64_t applied = 0;
+};
+
+namespace detail {
+
+template <class Rules>
+inline constexpr std::size_t rule_count = decltype(boost::hana::length(std::declval<Rules>()))::value;
+
+template <class R>
+constexpr std::string_view name_of_rule(const R& r) {
+  if constexpr (requires { r.name; }) return r.name;
+  else return R::name;
+}
+
+enum class root_family { expr, stmt };
+
+// Which family of nodes a rule is tried on, and the ops it is rooted at.
+template <class R, class Ctx>
+constexpr root_family family_of() {
+  if constexpr (requires { R::on_stmt; }) return R::on_stmt ? root_family::stmt : root_family::expr;
+  else if constexpr (CallStmtRule<R, Ctx>) return root_family::stmt;
+  else if constexpr (CallExprRule<R, Ctx>) return root_family::expr;
+  else
+    static_assert(dependent_false<R>,
+                  "rewrite: this is not a rule for this context. A rule is made by rewrite::rule(...), "
+                  "or is a struct with `name`, `roots = ops_of<...>` and `apply(Ctx&, const ir::Stmt&, "
+                  "const ir::Call&)` (or the ir::Expr form) taking the pass's context type");
+}
+
+template <class R>
+struct roots_of_rule {
+  using type = std::remove_cvref_t<decltype(R::roots)>;
+};
+template <class R>
+  requires requires { typename R::root_ops; }
+struct roots_of_rule<R> {
+  using type = typename R::root_ops;
+};
+template <class R>
+using roots_of = typename roots_of_rule<R>::type;
+
+// Per family: rules by op id, plus those tried on every call and on every node.
+struct dispatch_table {
+  std::vector<std::uint64_t> by_op;
+  std::uint64_t any_call = 0;
+  std::uint64_t any_node = 0;
+
+  [[nodiscard]] std::uint64_t rules_for(ir::OpId op) const noexcept {
+    std::uint64_t mask = any_node;
+    if (op) {
+      mask |= any_call;
+      if (op.value < by_op.size()) mask |= by_op[op.value];
+    }
+    return mask;
+  }
+};
+
+}  // namespace detail
+
+template <class Derived, class Rules, class Ctx = no_context>
+class RuleWalker : public ir::Mutator<Derived> {
+ public:
+  static constexpr std::size_t size = detail::rule_count<Rules>;
+  static_assert(size <= 64, "rewrite::RuleWalker: at most 64 rules in one rule set; split the pass");
+
+  RuleWalker(Rules rules, Ctx& ctx) : rules_(std::move(rules)), ctx_(&ctx) {
+    index_rules(std::make_index_sequence<size>{});
+  }
+
+  // Rewrites a statement tree / a function body (params and return types go through the
+  // walker's type hooks). Counts uses first when a rule asks for them.
+  ir::Stmt run(const ir::Stmt& root) {
+    prepare(root);
+    return this->self_().mutate_stmt(root);
+  }
+  ir::Function run(const ir::Function& f) {
+    prepare(f->body);
+    return this->self_().mutate_function(f);
+  }
+
+  ir::Expr rewrite_expr(const ir::Expr& rebuilt, const ir::Expr& /*original*/) {
+    auto* call = ir::as<ir::Call>(rebuilt);
+    std::uint64_t mask = exprs_.rules_for(call ? call->callee.op : ir::OpId{});
+    if (!mask) return rebuilt;
+    ir::Expr result;
+    try_rules(mask, rebuilt, call, result, std::make_index_sequence<size>{});
+    return result ? result : rebuilt;
+  }
+
+  ir::Stmt rewrite_stmt(const ir::Stmt& rebuilt, const ir::Stmt& /*original*/) {
+    const ir::Call* call = ir::stmt_call(rebuilt);
+    std::uint64_t mask = stmts_.rules_for(call ? call->callee.op : ir::OpId{});
+    if (!mask) return rebuilt;
+    ir::Stmt result;
+    try_rules(mask, rebuilt, call, result, std::make_index_sequence<size>{});
+    return result ? result : rebuilt;
+  }
+
+  [[nodiscard]] Ctx& context() const noexcept { return *ctx_; }
+  [[nodiscard]] const std::array<rule_counter, size>& counters() const noexcept { return counters_; }
+  [[nodiscard]] std::uint64_t applied() const noexcept {
+    std::uint64_t n = 0;
+    for (const auto& c : counters_) n += c.applied;
+    return n;
+  }
+
+  // Publishes "<rule>: tried" / "<rule>: applied" under `pass` into any statistics sink with
+  // `add(std::string_view pass, std::string key, std::uint64_t value)`.
+  template <class Stats>
+  void report(Stats& stats, std::string_view pass) const {
+    for (const auto& c : counters_) {
+      stats.add(pass, std::string(c.rule) + ": tried", c.tried);
+      stats.add(pass, std::string(c.rule) + ": applied", c.applied);
+    }
+  }
+
+ protected:
+  Derived& self_() noexcept { return static_cast<Derived&>(*this); }
+
+ private:
+  static constexpr bool needs_uses_ = [] {
+    return []<std::size_t... I>(std::index_sequence<I...>) {
+      return (false || ... || [] {
+        using R = std::remove_cvref_t<decltype(boost::hana::at_c<I>(std::declval<Rules>()))>;
+        if constexpr (requires { R::needs_uses; }) return R::needs_uses;
+        else return false;
+      }());
+    }(std::make_index_sequence<size>{});
+  }();
+
+  void prepare(const ir::Stmt& root) {
+    if constexpr (needs_uses_) uses_ = count_uses(root);
+  }
+
+  template <std::size_t... I>
+  void index_rules(std::index_sequence<I...>) {
+    (index_rule<I>(), ...);
+  }
+  template <std::size_t I>
+  void index_rule() {
+    const auto& r = boost::hana::at_c<I>(rules_);
+    using R = std::remove_cvref_t<decltype(r)>;
+    counters_[I].rule = detail::name_of_rule(r);
+    detail::dispatch_table& table =
+        detail::family_of<R, Ctx>() == detail::root_family::stmt ? stmts_ : exprs_;
+    using Roots = detail::roots_of<R>;
+    constexpr std::uint64_t bit = std::uint64_t{1} << I;
+    if constexpr (std::is_same_v<Roots, any_node_root>) {
+      table.any_node |= bit;
+    } else if constexpr (std::is_same_v<Roots, any_op_set>) {
+      table.any_call |= bit;
+    } else {
+      for (ir::OpId op : Roots::ids()) {
+        if (table.by_op.size() <= op.value) table.by_op.resize(op.value + 1, 0);
+        table.by_op[op.value] |= bit;
+      }
+    }
+  }
+
+  template <class Node, std::size_t... I>
+  void try_rules(std::uint64_t mask, const Node& node, const ir::Call* call, Node& result,
+                 std::index_sequence<I...>) {
+    // Left to right, stopping at the first rule that produced a replacement.
+    (void)((((mask >> I) & 1) && try_rule<I>(node, call, result)) || ...);
+  }
+
+  template <std::size_t I, class Node>
+  bool try_rule(const Node& node, const ir::Call* call, Node& result) {
+    const auto& r = boost::hana::at_c<I>(rules_);
+    using R = std::remove_cvref_t<decltype(r)>;
+    constexpr bool on_stmt = detail::family_of<R, Ctx>() == detail::root_family::stmt;
+    if constexpr (on_stmt != std::is_same_v<Node, ir::Stmt>) {
+      return false;  // never set in this family's table
+    } else {
+      ++counters_[I].tried;
+      if constexpr (requires { r.try_apply(*ctx_, node, &uses_); })
+        result = r.try_apply(*ctx_, node, needs_uses_ ? &uses_ : nullptr);
+      else
+        result = r.apply(*ctx_, node, *call);  // hand-written rules are only rooted at calls
+      if (!result) return false;
+      ++counters_[I].applied;
+      return true;
+    }
+  }
+
+  Rules rules_;
+  Ctx* ctx_;
+  detail::dispatch_table exprs_;
+  detail::dispatch_table stmts_;
+  std::array<rule_counter, size> counters_{};
+  use_count_table uses_;
+};
+
+// The plain driver: rules and nothing else.
+template <class Rules, class Ctx = no_context>
+class PostOrderRewriter final : public RuleWalker<PostOrderRewriter<Rules, Ctx>, Rules, Ctx> {
+ public:
+  using RuleWalker<PostOrderRewriter<Rules, Ctx>, Rules, Ctx>::RuleWalker;
+};
+
+template <class Node>
+struct rewrite_result {
+  Node node;                           // the same object as the input when nothing applied
+  std::vector<rule_counter> counters;  // per rule, summed over sweeps
+  std::size_t sweeps = 0;
+  bool converged = true;               // false: the step budget ran out first
+
+  template <class Stats>
+  void report(Stats& stats, std::string_view pass) const {
+    for (const auto& c : counters) {
+      stats.add(pass, std::string(c.rule) + ": tried", c.tried);
+      stats.add(pass, std::string(c.rule) + ": applied", c.applied);
+    }
+  }
+};
+
+namespace detail {
+template <class Node, class Rules, class Ctx>
+std::size_t sweep(const Rules& rules, Ctx& ctx, Node& node, std::vector<rule_counter>& totals) {
+  PostOrderRewriter<Rules, Ctx> walker(rules, ctx);
+  node = walker.run(node);
+  if (totals.empty()) totals.assign(walker.counters().begin(), walker.counters().end());
+  else
+    for (std::size_t i = 0; i < totals.size(); ++i) {
+      totals[i].tried += walker.counters()[i].tried;
+      totals[i].applied += walker.counters()[i].applied;
+    }
+  return walker.applied();
+}
+}  // namespace detail
+
+// One bottom-up sweep: each node is offered to its rules once, after its children.
+template <class Node, class Rules, class Ctx = no_context>
+  requires std::same_as<Node, ir::Stmt> || std::same_as<Node, ir::Function>
+rewrite_result<Node> rewrite_post_order(const Rules& rules, const Node& input, Ctx&& ctx = {}) {
+  rewrite_result<Node> out{input, {}, 1, true};
+  detail::sweep(rules, ctx, out.node, out.counters);
+  return out;
+}
+
+// Sweeps until one changes nothing, or until `max_rewrites` rewrites were spent (a rule set
+// that rewrites back and forth would otherwise never stop): then `converged` is false and
+// the node is the last complete sweep's result.
+template <class Node, class Rules, class Ctx = no_context>
+  requires std::same_as<Node, ir::Stmt> || std::same_as<Node, ir::Function>
+rewrite_result<Node> rewrite_to_fixpoint(const Rules& rules, const Node& input, std::uint64_t max_rewrites,
+                                         Ctx&& ctx = {}) {
+  rewrite_result<Node> out{input, {}, 0, false};
+  std::uint64_t spent = 0;
+  while (spent <= max_rewrites) {
+    ++out.sweeps;
+    std::size_t applied = detail::sweep(rules, ctx, out.node, out.counters);
+    if (applied == 0) {
+      out.converged = true;
+      break;
+    }
+    spent += applied;
+  }
+  return out;
+}
+
+}  // namespace tilewright::rewrite
