@@ -83,13 +83,17 @@ TILEWRIGHT_ENUM(SplitMode, NONE, UP_DOWN, LEFT_RIGHT)
 
 #undef TILEWRIGHT_ENUM
 
+// Each table is split once, at compile time; the printer and parser only index into it.
+template <class E>
+inline constexpr auto enum_table = enum_names(E{});
+
 template <class E>
 constexpr std::string_view name_of(E e) noexcept {
-  return enum_names(E{}).name(e);
+  return enum_table<E>.name(e);
 }
 template <class E>
 constexpr std::optional<E> enum_from_name(std::string_view s) noexcept {
-  return enum_names(E{}).find(s);
+  return enum_table<E>.find(s);
 }
 
 // The DSL accepts a few historical spellings of levels.

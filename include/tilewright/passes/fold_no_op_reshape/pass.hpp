@@ -3,32 +3,12 @@
 //
 // After memory allocation a `tile.reshape` whose result lives in the same allocation as its
 // source and declares the very same tile buffer (TileBufSignature) moves no data: the
-// statement becomes a plain alias `lhs = src`.
-#include "tilewright/ir/geometry.hpp"
-#include "tilewright/ir/mutate.hpp"
-#include "tilewright/ir/walk.hpp"
+// statement becomes a plain alias `lhs = src`. The whole pass is one rule.
+#include "tilewright/ops/tile_buf_signature.hpp"
 #include "tilewright/pass/pass.hpp"
+#include "tilewright/rewrite/driver.hpp"
 
 namespace tilewright::passes {
-
-// FR-05: the signature PTO's alloc_tile declaration would carry for this tile type.
-inline math::tile_buf_signature tile_buf_signature(const ir::TileType& t) {
-  std::optional<math::signature_view> view;
-  if (t.view) {
-    view = math::signature_view{ir::to_math(t.view->blayout), ir::to_math(t.view->slayout), t.view->fractal,
-                                static_cast<math::pad_value>(t.view->pad),
-                                static_cast<math::compact_mode>(t.view->compact), {}};
-    for (const auto& d : t.view->valid_shape) {
-      if (view->valid.size() == 2) break;  // axes beyond two are not part of the signature
-      auto c = ir::const_int(d);
-      view->valid.push_back(c ? math::maybe_i64(*c) : math::maybe_i64());
-    }
-  }
-  auto dims = ir::maybe_dims(t.shape);
-  std::optional<math::memory_space> space;
-  if (t.memory) space = ir::to_math(*t.memory);
-  return math::signature_from_dims(space, ir::to_math(t.dtype), std::span<const math::maybe_i64>(dims), view);
-}
 
 namespace fold_detail {
 
@@ -38,35 +18,30 @@ inline const ir::ExprNode* memref_root(const ir::TileType& t) noexcept {
   return m && m->base ? m->base.get() : nullptr;
 }
 
-// FR-02: the four conditions under which `lhs = tile.reshape(src, shape)` is a no-op.
-inline ir::Expr foldable_source(const ir::Assign& a) {
-  static const ir::OpId reshape = ir::intern_op("tile.reshape");
-  auto* call = ir::as<ir::Call>(a.value);
-  if (!call || call->callee.op != reshape || call->args.size() != 2) return nullptr;
-  const ir::Expr& src = call->args[0];
-  if (!ir::is_var_like(src)) return nullptr;
-  auto* lhs_t = ir::as<ir::TileType>(a.var->type);
+// FR-02: both tiles, both MemRef-backed, one MemRef root (the same base, whatever the
+// offsets), one TileBufSignature (FR-05). The source must be a value, not an expression.
+inline bool is_no_op_reshape(const ir::Expr& lhs, const ir::Expr& src) {
+  if (!ir::is_var_like(src)) return false;
+  auto* lhs_t = ir::as<ir::TileType>(lhs->type);
   auto* src_t = ir::as<ir::TileType>(src->type);
-  if (!lhs_t || !src_t) return nullptr;
+  if (!lhs_t || !src_t) return false;
   const ir::ExprNode* root = memref_root(*lhs_t);
-  if (!root || root != memref_root(*src_t)) return nullptr;
-  if (!(tile_buf_signature(*lhs_t) == tile_buf_signature(*src_t))) return nullptr;
-  return src;
+  return root && root == memref_root(*src_t) && ops::from_tile_type(*lhs_t) == ops::from_tile_type(*src_t);
 }
 
-struct Folder : ir::Mutator<Folder> {
-  std::uint64_t folded = 0;
-  ir::Stmt rewrite_stmt(const ir::Stmt& rebuilt, const ir::Stmt&) {
-    auto* a = ir::as<ir::Assign>(rebuilt);
-    if (!a) return rebuilt;  // FR-02: reshapes in an Eval are left alone
-    ir::Expr src = foldable_source(*a);
-    if (!src) return rebuilt;
-    ++folded;
-    return ir::make_stmt(ir::Assign{a->var, src}, rebuilt->span);  // FR-03
-  }
-};
+using rewrite::placeholders::_;
+using rewrite::placeholders::_x;
+using rewrite::placeholders::_y;
 
 }  // namespace fold_detail
+
+// `y = tile.reshape(x, shape)` → `y = x` (FR-03). Only the two-operand form in an Assign
+// matches: an Eval has no alias to make, and a third operand is not a plain reshape (FR-02).
+inline constexpr auto fold_no_op_reshape_rule =
+    rewrite::rule("fold-no-op-reshape",
+                  rewrite::assign(fold_detail::_y, rewrite::call<"tile.reshape">(fold_detail::_x, fold_detail::_)),
+                  rewrite::when<fold_detail::_y, fold_detail::_x>(fold_detail::is_no_op_reshape),
+                  rewrite::assign(fold_detail::_y, fold_detail::_x));
 
 struct FoldNoOpReshape : pass::FunctionPass<FoldNoOpReshape> {
   static constexpr pass::PassInfo info{
@@ -81,13 +56,9 @@ struct FoldNoOpReshape : pass::FunctionPass<FoldNoOpReshape> {
   // FR-01: only InCore/AIC/AIV functions; an unchanged body keeps the function object.
   ir::Function run_function(const ir::Function& f, pass::PassContext& ctx) const {
     if (!ir::is_incore(f->type) || !f->body) return f;
-    fold_detail::Folder folder;
-    ir::Stmt body = folder.mutate_stmt(f->body);
-    ctx.stats.add(info.name, "reshapes folded", folder.folded);
-    if (body == f->body) return f;
-    ir::FunctionNode copy = *f;
-    copy.body = std::move(body);
-    return ir::make_function(std::move(copy));
+    auto result = rewrite::rewrite_post_order(rewrite::rule_set(fold_no_op_reshape_rule), f);
+    result.report(ctx.stats, info.name);
+    return result.node;
   }
 };
 
