@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "tilewright/backend/backend.hpp"
+#include "tilewright/build/builder.hpp"
 #include "tilewright/ir/function.hpp"
 #include "tilewright/ir/geometry.hpp"
 #include "tilewright/ir/mutate.hpp"
@@ -19,6 +20,7 @@
 #include "tilewright/ops/create.hpp"
 #include "tilewright/pass/pipeline.hpp"
 #include "tilewright/passes/registry.hpp"
+#include "tilewright/rewrite/rewrite.hpp"
 #include "tilewright/text/parser.hpp"
 #include "tilewright/text/printer.hpp"
 #include "tilewright/text/roundtrip.hpp"
