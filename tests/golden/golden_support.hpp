@@ -44,6 +44,7 @@ inline std::vector<std::string> cases(const std::string& folder) {
 
 struct Outcome {
   std::string printed;  // the printed result when the pass succeeded
+  tilewright::ir::Program program;  // the result itself, for structural comparison
   std::optional<tilewright::ir::Diagnostic> error;
 };
 
@@ -78,7 +79,8 @@ inline Outcome run_case(const std::string& folder, const std::string& name) {
   Outcome out;
   try {
     ir::Program program = text::parse_program(slurp(base.string() + ".pto"), base.string() + ".pto");
-    out.printed = text::print(pipeline.run(program, ctx, pass::VerifyLevel::none));
+    out.program = pipeline.run(program, ctx, pass::VerifyLevel::none);
+    out.printed = text::print(out.program);
   } catch (const ir::Error& e) {
     out.error = e.diagnostic();
   }

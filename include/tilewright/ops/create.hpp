@@ -194,9 +194,10 @@ inline Type stamp_memory(const OpInfo& info, const Type& type, const std::vector
 }
 
 // Validates, deduces and stamps; `annotated` supplies the type of ops without a deducer.
-inline Expr create_call(const Registry& registry, std::string_view op, std::vector<Expr> args, Kwargs kwargs,
-                        Span span, Type annotated = nullptr) {
-  const OpInfo& info = lookup_op(registry, op, span);
+// Passes that already hold the op's row (looked up once by OpId) call this form: no name
+// lookup per call.
+inline Expr create_call(const OpInfo& info, std::vector<Expr> args, Kwargs kwargs, Span span,
+                        Type annotated = nullptr) {
   validate_call(info, args, kwargs, span);
   Type type;
   if (auto deduced = deduce_type(info, args, kwargs, span)) {
@@ -210,6 +211,12 @@ inline Expr create_call(const Registry& registry, std::string_view op, std::vect
   }
   type = stamp_memory(info, type, args, kwargs);
   return ir::make_call(info.id, std::move(args), std::move(kwargs), std::move(type), std::move(span));
+}
+
+inline Expr create_call(const Registry& registry, std::string_view op, std::vector<Expr> args, Kwargs kwargs,
+                        Span span, Type annotated = nullptr) {
+  const OpInfo& info = lookup_op(registry, op, span);
+  return create_call(info, std::move(args), std::move(kwargs), std::move(span), std::move(annotated));
 }
 
 }  // namespace tilewright::ops

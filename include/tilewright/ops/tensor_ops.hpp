@@ -77,7 +77,8 @@ inline Type tensor_view(const DeduceInput& in) {
     v.stride = canonical_strides(shape, to);
     if (has_arg(in, 2)) {
       v.valid_shape = tuple_values(in, 2);
-      if (v.valid_shape.size() != shape.size())
+      // An empty tuple is "fully valid" (upstream prints one when only a pad is carried).
+      if (!v.valid_shape.empty() && v.valid_shape.size() != shape.size())
         fail(in, "valid_shape " + dims_text(v.valid_shape) + " must have the rank of " + dims_text(shape));
     } else if (partial) {
       fail(in, "source valid shape " + dims_text(sv) + " is partial; pass the collapsed valid shape explicitly");

@@ -6,13 +6,14 @@
 #include <vector>
 
 #include "tilewright/pass/pipeline.hpp"
+#include "tilewright/passes/flatten_tile_nd_to_2d/pass.hpp"
 #include "tilewright/passes/fold_no_op_reshape/pass.hpp"
 #include "tilewright/passes/materialize_tensor_strides/pass.hpp"
 
 namespace tilewright::passes {
 
 inline std::vector<pass::AnyPass> all_passes() {
-  return {pass::erase(MaterializeTensorStrides{}), pass::erase(FoldNoOpReshape{})};
+  return {pass::erase(FlattenTileNdTo2D{}), pass::erase(MaterializeTensorStrides{}), pass::erase(FoldNoOpReshape{})};
 }
 
 // Accepts the Python factory name (`materialize_tensor_strides`) or upstream's CamelCase
@@ -23,8 +24,13 @@ inline std::optional<pass::AnyPass> find_pass(std::string_view name) {
   return std::nullopt;
 }
 
-// The passes that lower a kernel before memory allocation, in upstream's order.
-// FoldNoOpReshape is not among them: it needs MemRefs, which exist only after allocation.
-inline std::vector<pass::AnyPass> default_pipeline() { return {pass::erase(MaterializeTensorStrides{})}; }
+// The passes that lower a kernel before memory allocation, in upstream's order:
+// FlattenTileNdTo2D runs right after tile ops exist (seeds 000/003: after
+// ConvertTensorToTileOps, before ExpandMixedKernel / InitMemRef), MaterializeTensorStrides
+// late, once tile memory is inferred. FoldNoOpReshape is not among them: it needs MemRefs,
+// which exist only after allocation.
+inline std::vector<pass::AnyPass> default_pipeline() {
+  return {pass::erase(FlattenTileNdTo2D{}), pass::erase(MaterializeTensorStrides{})};
+}
 
 }  // namespace tilewright::passes

@@ -11,6 +11,12 @@ inline use_count_table count_uses(const ir::Stmt& body) {
   auto definitions = [&](const std::vector<ir::Expr>& vars) {
     for (const auto& v : vars) --uses[v.get()];
   };
+  // The walk meets an iter_arg as a Var and does not enter it, so the value it starts from
+  // is counted here: a tile carried into a loop is read by the loop.
+  auto initializers = [&](const std::vector<ir::Expr>& iter_args) {
+    for (const auto& v : iter_args)
+      if (auto* ia = ir::as<ir::IterArg>(v); ia && ir::is_var_like(ia->init)) ++uses[ia->init.get()];
+  };
   ir::walk(
       body,
       [&](const ir::Stmt& s) {
@@ -19,10 +25,12 @@ inline use_count_table count_uses(const ir::Stmt& body) {
         if (auto* a = ir::as<ir::Assign>(s)) --uses[a->var.get()];
         if (auto* f = ir::as<ir::For>(s)) {
           --uses[f->loop_var.get()];
+          initializers(f->iter_args);
           definitions(f->iter_args);
           definitions(f->return_vars);
         }
         if (auto* w = ir::as<ir::While>(s)) {
+          initializers(w->iter_args);
           definitions(w->iter_args);
           definitions(w->return_vars);
         }

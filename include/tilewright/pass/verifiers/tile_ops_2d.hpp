@@ -16,17 +16,21 @@ inline ir::Diagnostics verify_tile_ops_2d(const ir::Program& program) {
       if (!call_expr) return;
       const ir::Call& c = *ir::as<ir::Call>(*call_expr);
       if (!is_tile_op(c)) return;
-      const std::string op = callee_name(c);
-      if (op == "tile.load" || op == "tile.store" || op == "tile.reshape" ||
-          op == "tile.reinterpret_view")
-        return;  // FL-67
+      // Ops compare by interned id; the name is spelled only in a report.
+      static const ir::OpId exempt[] = {ir::intern_op("tile.load"), ir::intern_op("tile.store"),
+                                        ir::intern_op("tile.reshape"), ir::intern_op("tile.reinterpret_view")};
+      static const ir::OpId transpose = ir::intern_op("tile.transpose");
+      static const ir::OpId assemble = ir::intern_op("tile.assemble");
+      for (ir::OpId e : exempt)
+        if (c.callee.op == e) return;  // FL-67
       auto report = [&](std::string message) { out.push_back(property_error("TileOps2D", std::move(message), s->span)); };
+      auto op = [&] { return callee_name(c); };
       if (auto* t = ir::as<ir::TileType>((*call_expr)->type); t && t->shape.size() > 2)  // FL-68
-        report("Tile op '" + op + "'" + where + " produces >2D tile (should have been flattened to 2D)");
-      if (op == "tile.transpose" && c.args.size() != 4)  // FL-69
+        report("Tile op '" + op() + "'" + where + " produces >2D tile (should have been flattened to 2D)");
+      if (c.callee.op == transpose && c.args.size() != 4)  // FL-69
         report("tile.transpose" + where + " has " + std::to_string(c.args.size()) +
                " arguments (expected 4: input, axis1, axis2, scratch after FlattenTileNdTo2D)");
-      if (op == "tile.assemble" && c.args.size() == 3) {  // FL-70
+      if (c.callee.op == assemble && c.args.size() == 3) {  // FL-70
         if (auto* offset = ir::as<ir::MakeTuple>(c.args[2]); !offset)
           report("tile.assemble" + where +
                  " has a non-literal offset (expected a 2-element (row, col) tuple after FlattenTileNdTo2D)");
@@ -36,7 +40,7 @@ inline ir::Diagnostics verify_tile_ops_2d(const ir::Program& program) {
       }
       for (const auto& a : c.args) {  // FL-71: once per call
         if (auto* t = ir::tile_type(a); t && t->shape.size() > 2) {
-          report("Tile op '" + op + "'" + where + " has >2D tile argument (should have been flattened to 2D)");
+          report("Tile op '" + op() + "'" + where + " has >2D tile argument (should have been flattened to 2D)");
           break;
         }
       }

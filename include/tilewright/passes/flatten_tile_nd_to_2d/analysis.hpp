@@ -1,0 +1,281 @@
+#pragma once
+// FlattenTileNdTo2D, phase 1 (FL-03): a read-only walk over the whole function that rejects
+// every input the rewrite cannot lower, before anything is rewritten. Each error carries the
+// span of the offending statement and says how to fix the kernel.
+//
+// Checked here (FL-05, FL-06, FL-07b–d, FL-14, FL-24, FL-33, FL-57):
+//   * a >2D tile with a dynamic physical dim (the two fixes: chunk the dim, or reshape to 2D
+//     before the InCore scope);
+//   * tile.read / tile.write / tile.slice on a >2D tile;
+//   * tile.assemble into a >2D tile whose offset or source rank differs from the target's,
+//     or whose written box is not one band of rows once merged;
+//   * tile.transpose of a >2D tile that moves a batch axis, or names an axis out of range;
+//   * a store into a rank>2 tensor that no partition window describes;
+//   * a natural NZ Mat load whose window is not one band of rows (unless it feeds a batched
+//     matmul, which re-emits it per batch);
+//   * a tile.store consuming a tile.batch_matmul result whose offsets miss the batch axes.
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "tilewright/ir/walk.hpp"
+#include "tilewright/math/partition_window.hpp"
+#include "tilewright/passes/flatten_tile_nd_to_2d/context.hpp"
+#include "tilewright/passes/flatten_tile_nd_to_2d/shape.hpp"
+
+namespace tilewright::passes::flatten {
+
+[[noreturn]] inline void reject(std::string message, const ir::Span& span) {
+  ir::throw_user_error(std::string(pass_name), std::move(message), span);
+}
+
+// FL-24: the 4th operand of a flattened store into a rank>2 tensor — the box, in the
+// tensor's coordinates and anchored at the store's offsets, that the tile writes. `tile`
+// is the tile as written (before flattening); its valid extents are what it writes.
+inline std::vector<ir::Expr> store_partition_shape(const ir::TileType& tile, const ir::TensorType& tensor,
+                                                   const ir::Expr& offsets, const ir::Span& span) {
+  const std::vector<ir::Expr>& valid = ir::valid_shape(tile);
+  auto valid_dims = ir::maybe_dims(valid);
+  auto tensor_dims = ir::maybe_dims(tensor.shape);
+  std::vector<math::maybe_i64> offset_dims(tensor.shape.size());
+  if (auto* t = ir::as<ir::MakeTuple>(offsets); t && t->elements.size() == tensor.shape.size())
+    offset_dims = ir::maybe_dims(t->elements);
+  auto window = math::store_partition_window(std::span<const math::maybe_i64>(valid_dims),
+                                             std::span<const math::maybe_i64>(tensor_dims),
+                                             std::span<const math::maybe_i64>(offset_dims));
+  if (!window) reject(math::partition_error_message(window.error()), span);
+  std::vector<ir::Expr> out;
+  const std::size_t pad = tensor.shape.size() - valid.size();
+  for (std::size_t i = 0; i < window->shape.size(); ++i) {
+    const math::maybe_i64& d = window->shape[i];
+    // Aligned windows keep a symbolic valid extent as the tile's own expression.
+    out.push_back(d ? ir::make_int(*d, ir::DataType::INDEX, span) : valid[i - pad]);
+  }
+  return out;
+}
+
+// FL-32/FL-33: the two axes of a tile.transpose, normalized; user errors for the forms the
+// lowering does not handle on a >2D tile.
+struct TransposeAxes {
+  std::size_t first = 0;
+  std::size_t second = 0;
+};
+inline TransposeAxes transpose_axes(const ir::Call& call, std::size_t rank, const ir::Span& span) {
+  auto rank_i = static_cast<std::int64_t>(rank);
+  std::size_t axes[2];
+  for (std::size_t k = 0; k < 2; ++k) {
+    auto a = ir::const_int(call.args[k + 1]);
+    if (!a)
+      ir::throw_internal_error(std::string(pass_name), "tile.transpose axes must be constants after type deduction",
+                               span);
+    if (*a < -rank_i || *a >= rank_i)
+      reject("axis " + std::to_string(*a) + " is out of range for rank " + std::to_string(rank) + " in tile.transpose",
+             span);
+    axes[k] = static_cast<std::size_t>(*a < 0 ? *a + rank_i : *a);
+  }
+  return {std::min(axes[0], axes[1]), std::max(axes[0], axes[1])};
+}
+
+// FL-14: a natural NZ Mat load — the implicit Mat view, col_major blocks of row_major
+// boxes — is issued as one ND2NZ copy from a 2D tensor, so the rewrite views its source as
+// 2D. Sources already in NZ layout are never collapsed (FL-20).
+inline bool is_natural_nz_load(const ir::TileType& result, const ir::TensorType& source) {
+  if (result.memory != ir::MemorySpace::Mat || !is_flattenable(result)) return false;
+  if (source.view && source.view->layout == ir::TensorLayout::NZ) return false;
+  ir::TileView v = ir::effective_view(result);
+  return v.blayout == ir::TileLayout::col_major && v.slayout == ir::TileLayout::row_major;
+}
+
+// FL-12/FL-14/FL-15: why the window of a natural NZ load cannot be collapsed onto a 2D view
+// of its source, or nullopt when it can.
+inline std::optional<std::string> nz_window_problem(const ir::Call& load, const ir::TileType& result,
+                                                    const ir::TensorType& source) {
+  const std::size_t rank = result.shape.size();
+  auto rank_of = [&](std::size_t i) -> std::size_t {
+    auto* t = i < load.args.size() ? ir::as<ir::MakeTuple>(load.args[i]) : nullptr;
+    return t ? t->elements.size() : 0;
+  };
+  // The message is built only for a rejection: this runs on every natural NZ load.
+  auto what = [&] {
+    return "tile.load of a " + dims_text(result.shape) + " window from a " + dims_text(source.shape) +
+           " tensor into Mat";
+  };
+  if (source.shape.size() != rank || rank_of(1) != rank || rank_of(2) != rank ||
+      (load.args.size() > 3 && rank_of(3) != rank))
+    return what() + " names its window with a different rank than the tensor, so the window cannot be collapsed "
+                    "onto a 2D view of the tensor; give offsets, shapes and valid_shape one entry per tensor axis";
+  const auto& valid = ir::as<ir::MakeTuple>(load.args[load.args.size() > 3 ? 3 : 2])->elements;
+  if (!is_row_band(valid, source.shape))
+    return what() + " reads the valid box " + dims_text(valid) +
+           ", which is not one contiguous band of rows of the tensor, so it cannot be a single 2D NZ load. Load "
+           "one outer index at a time (pl.range over the leading axis), or load to Vec and move";
+  if (source.view && !source.view->valid_shape.empty() && !is_row_band(ir::valid_shape(source), source.shape))
+    return what() + " reads a tensor whose valid region " + dims_text(ir::valid_shape(source)) +
+           " cannot be represented by a single 2D view; make the tensor's valid region a band of rows";
+  return std::nullopt;
+}
+
+class Preconditions {
+ public:
+  void check(const ir::FunctionNode& f) {
+    collect_batch_matmul_operands(f.body);
+    ir::for_each_stmt(f.body, [&](const ir::Stmt& s) {
+      if (auto* seq = ir::as<ir::Seq>(s))
+        for (std::size_t i = 0; i + 1 < seq->stmts.size(); ++i) check_batch_matmul_store(seq->stmts[i], seq->stmts[i + 1]);
+      const ir::Expr* value = ir::stmt_call_expr(s);
+      if (!value) return;
+      const ir::Call& call = *ir::as<ir::Call>(*value);
+      if (!tile_ops_.contains(call.callee.op)) return;
+      auto* a = ir::as<ir::Assign>(s);
+      check_call(a ? a->var.get() : nullptr, *value, call, s->span);
+    });
+  }
+
+ private:
+  void check_call(const ir::ExprNode* var, const ir::Expr& value, const ir::Call& call, const ir::Span& span) {
+    const OpIds& op = op_ids();
+    check_static_dims(call.callee.op, value->type, span);
+    for (const auto& a : call.args) check_static_dims(call.callee.op, a->type, span);
+
+    const ir::TileType* arg0 = call.args.empty() ? nullptr : ir::tile_type(call.args[0]);
+    const bool nd_arg0 = arg0 && arg0->shape.size() > 2;
+    if (nd_arg0 && (call.callee.op == op.read || call.callee.op == op.write || call.callee.op == op.slice))
+      reject(std::string(ir::op_name(call.callee.op)) + " is not supported on >2D tiles: it addresses elements by ND coordinates that no longer exist "
+                    "once the tile is flattened. Index the flattened 2D tile instead, or reshape the tile to 2D "
+                    "(pl.tile.reshape) before this op",
+             span);
+    if (call.callee.op == op.assemble && nd_arg0) check_assemble(call, *arg0, span);
+    if (call.callee.op == op.transpose && nd_arg0) check_transpose(call, *arg0, span);
+    if (call.callee.op == op.store) check_store(call, span);
+    if (call.callee.op == op.load) check_nz_load(var, value, call, span);
+  }
+
+  // FL-14: a natural NZ load's window must collapse — unless the load feeds a batched
+  // matmul, whose lowering re-emits a non-contiguous operand one batch at a time (FL-54).
+  void check_nz_load(const ir::ExprNode* var, const ir::Expr& value, const ir::Call& call,
+                     const ir::Span& span) const {
+    auto* result = ir::tile_type(value);
+    auto* source = call.args.empty() ? nullptr : ir::tensor_type(call.args[0]);
+    if (!result || !source || !is_natural_nz_load(*result, *source)) return;
+    if (var && bmm_operands_.contains(var)) return;
+    if (auto problem = nz_window_problem(call, *result, *source)) reject(*problem, span);
+  }
+
+  // The Vars that reach a tile.batch_matmul[_acc] operand, walking back through the
+  // tile.transpose_view / tile.reshape that may sit between a load and the matmul (FL-55).
+  void collect_batch_matmul_operands(const ir::Stmt& body) {
+    const OpIds& op = op_ids();
+    std::unordered_map<const ir::ExprNode*, const ir::Call*> view_of;
+    std::vector<ir::Expr> operands;
+    ir::for_each_stmt(body, [&](const ir::Stmt& s) {
+      auto* a = ir::as<ir::Assign>(s);
+      auto* c = a ? ir::as<ir::Call>(a->value) : nullptr;
+      if (!c) return;
+      if ((c->callee.op == op.transpose_view || c->callee.op == op.reshape) && !c->args.empty())
+        view_of.emplace(a->var.get(), c);
+      const std::size_t first = c->callee.op == op.batch_matmul ? 0 : c->callee.op == op.batch_matmul_acc ? 1 : 9;
+      for (std::size_t i = first; i < first + 2 && i < c->args.size(); ++i) operands.push_back(c->args[i]);
+    });
+    for (const ir::Expr& operand : operands) {
+      const ir::ExprNode* v = operand.get();
+      while (v && bmm_operands_.insert(v).second) {
+        auto it = view_of.find(v);
+        v = it == view_of.end() ? nullptr : it->second->args[0].get();
+      }
+    }
+  }
+
+  // FL-05.
+  static void check_static_dims(ir::OpId op, const ir::Type& type, const ir::Span& span) {
+    auto* t = ir::as<ir::TileType>(type);
+    if (!t || t->shape.size() <= 2) return;
+    for (std::size_t i = 0; i < t->shape.size(); ++i) {
+      if (ir::const_int(t->shape[i])) continue;
+      reject("tile op '" + std::string(ir::op_name(op)) + "' has a dynamic (non-constant) dimension " + std::to_string(i) +
+                 " in its >2D tile shape " + dims_text(t->shape) +
+                 ", which cannot be flattened to 2D: a tile is a fixed on-chip buffer, so every physical "
+                 "dimension must be a compile-time constant. Fix by either (1) iterating the dynamic "
+                 "dimension in static chunks with pl.range/pl.parallel and loading each chunk as a static "
+                 "tile whose valid_shape carries the runtime tail, or (2) reshaping the tensor to 2D before "
+                 "the InCore (pl.at) scope",
+             span);
+    }
+  }
+
+  // FL-07a–d.
+  static void check_assemble(const ir::Call& call, const ir::TileType& target, const ir::Span& span) {
+    if (call.args.size() != 3) return;
+    const std::size_t rank = target.shape.size();
+    auto* source = ir::tile_type(call.args[1]);
+    auto* offset = ir::as<ir::MakeTuple>(call.args[2]);
+    if (!source || !offset) reject("tile.assemble requires a tile source and a literal offset tuple", span);
+    if (offset->elements.size() != rank)
+      reject("tile.assemble into a " + std::to_string(rank) + "D tile has a rank-" +
+                 std::to_string(offset->elements.size()) +
+                 " offset. The offset names a point in the target's own coordinate space, so it needs exactly "
+                 "one index per target dimension",
+             span);
+    if (source->shape.size() != rank)
+      reject("tile.assemble into a " + std::to_string(rank) + "D tile has a rank-" +
+                 std::to_string(source->shape.size()) + " source " + dims_text(source->shape) +
+                 ". Reshape the source to the target rank (pl.tile.reshape) before assembling",
+             span);
+    if (!is_row_band(source->shape, target.shape))
+      reject("tile.assemble writes a " + dims_text(source->shape) + " region into a " + dims_text(target.shape) +
+                 " tile, which does not collapse to a contiguous row band once both are flattened to 2D, so no "
+                 "single 2D offset describes the write. Fix by looping over the outer dimension and assembling "
+                 "one contiguous band (a region whose leading axes are 1s, then at most one partial axis, then "
+                 "full axes) per step",
+             span);
+  }
+
+  // FL-33: only the last two axes of a >2D tile may swap.
+  static void check_transpose(const ir::Call& call, const ir::TileType& input, const ir::Span& span) {
+    if (call.args.size() < 3) return;
+    const std::size_t rank = input.shape.size();
+    TransposeAxes axes = transpose_axes(call, rank, span);
+    if (axes.first != rank - 2 || axes.second != rank - 1)
+      reject("only last-two-axes tile.transpose on >2D tiles is supported; transpose involving a batch axis "
+             "(axes " + std::to_string(axes.first) + ", " + std::to_string(axes.second) + " of rank " +
+                 std::to_string(rank) +
+                 ") is not yet lowered. Reshape the tile so the transposed axes are the last two",
+             span);
+  }
+
+  // FL-24: the partition window must exist (its rejections are the user's to fix).
+  static void check_store(const ir::Call& call, const ir::Span& span) {
+    if (call.args.size() != 3) return;
+    auto* tile = ir::tile_type(call.args[0]);
+    auto* tensor = ir::tensor_type(call.args[2]);
+    if (!tile || !tensor || tensor->shape.size() <= 2) return;
+    (void)store_partition_shape(*tile, *tensor, call.args[1], span);
+  }
+
+  // FL-57: a store that consumes a batched matmul result addresses the result's batch axes.
+  static void check_batch_matmul_store(const ir::Stmt& producer, const ir::Stmt& consumer) {
+    auto* a = ir::as<ir::Assign>(producer);
+    auto* mm = a ? ir::as<ir::Call>(a->value) : nullptr;
+    if (!mm || mm->callee.op != op_ids().batch_matmul) return;
+    auto* st = ir::stmt_call(consumer);
+    if (!st || st->callee.op != op_ids().store || st->args.size() < 3 || st->args[0] != a->var) return;
+    auto* result = ir::tile_type(a->var);
+    auto* offsets = ir::as<ir::MakeTuple>(st->args[1]);
+    if (result && offsets && offsets->elements.size() != result->shape.size())
+      reject("tile.store offsets rank must match batch_matmul result rank: the store of the " +
+                 std::to_string(result->shape.size()) + "D result " + dims_text(result->shape) + " names " +
+                 std::to_string(offsets->elements.size()) +
+                 " offsets. Give one offset per result axis (batch axes first), or store into a tensor of the "
+                 "result's rank",
+             consumer->span);
+  }
+
+  TileOpTable tile_ops_;
+  std::unordered_set<const ir::ExprNode*> bmm_operands_;
+};
+
+// FL-03: raises the first precondition error of `f`, or returns having changed nothing.
+inline void check_preconditions(const ir::FunctionNode& f) { Preconditions{}.check(f); }
+
+}  // namespace tilewright::passes::flatten

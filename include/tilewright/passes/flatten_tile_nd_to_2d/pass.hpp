@@ -1,0 +1,49 @@
+#pragma once
+// FlattenTileNdTo2D (seeds 000 and 003; FL-01…FL-49, FL-67…FL-72).
+//
+// PTO-ISA takes 2D tiles only. This pass rewrites every >2D tile of an InCore function to
+// the 2D tile that holds the same elements in the same order — [d0, …, d(n-2), d(n-1)]
+// becomes [d0*…*d(n-2), d(n-1)] — and adapts the ops whose meaning depends on the rank:
+// NZ Mat loads, stores into ND tensors, create/full, assemble offsets, transposes and
+// reshapes. Phases per function: analysis (every precondition error, nothing rewritten yet),
+// then the rewrite. The TileOps2D verifier checks the result independently.
+// Batched matmul (FL-50…FL-66) is not lowered yet; see rules/batch_matmul.hpp.
+#include "tilewright/ops/catalog.hpp"
+#include "tilewright/pass/pass.hpp"
+#include "tilewright/passes/flatten_tile_nd_to_2d/analysis.hpp"
+#include "tilewright/passes/flatten_tile_nd_to_2d/walker.hpp"
+
+namespace tilewright::passes {
+
+struct FlattenTileNdTo2D : pass::FunctionPass<FlattenTileNdTo2D> {
+  // FL-01, seed 003: NormalizedStmtStructure is required and kept.
+  static constexpr pass::PassInfo info{
+      "FlattenTileNdTo2D",
+      "flatten_tile_nd_to_2d",
+      pass::PassLevel::function,
+      {pass::Property::SSAForm, pass::Property::IncoreTileOps, pass::Property::NormalizedStmtStructure},
+      {pass::Property::SSAForm, pass::Property::TileOps2D, pass::Property::NormalizedStmtStructure},
+      {}};
+
+  // FL-02: InCore, AIC and AIV functions only; the others, and an unchanged function, come
+  // back as the same objects. A failure throws before anything is returned, so the input
+  // program is never altered (it is immutable anyway).
+  ir::Function run_function(const ir::Function& f, pass::PassContext& ctx) const {
+    if (!ir::is_incore(f->type) || !f->body) return f;
+    flatten::check_preconditions(*f);
+    flatten::FlattenContext context(ops::builtin_registry(), ctx.backend);
+    flatten::FlattenWalker walker(flatten::flatten_rules, context);
+    // FL-03: parameters keep their types; their uses in the body stay the same Vars.
+    for (const auto& p : f->params) walker.substitute(p.var, p.var);
+    ir::Stmt body = walker.run(f->body);
+    walker.report(ctx.stats, info.name);
+    if (body == f->body) return f;
+    ir::FunctionNode copy = *f;
+    copy.body = std::move(body);
+    return ir::make_function(std::move(copy));
+  }
+};
+
+inline constexpr FlattenTileNdTo2D flatten_tile_nd_to_2d{};
+
+}  // namespace tilewright::passes
