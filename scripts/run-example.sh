@@ -22,5 +22,5 @@ tw_configure build \
 tw_step "build tilewright-opt"
 cmake --build build --target tilewright-opt -j "$JOBS"
 
-tw_step "tilewright-opt examples/kernels/scale_rows_dn.pto --pipeline=default"
-build/bin/tilewright-opt examples/kernels/scale_rows_dn.pto --pipeline=default
+tw_step "tilewright-opt examples/kernels/batched_rows_3d.pto --pipeline=default --stats"
+build/bin/tilewright-opt examples/kernels/batched_rows_3d.pto --pipeline=default --stats
