@@ -452,7 +452,7 @@ TEST_CASE("parser diagnostics: names, ops, brackets, annotations") {
         "pl.Tensor[[16, 16], pl.FP32]");
   CHECK(error_of(program("        a: pl.Scalar[pl.INDEX] = 1\n        a: pl.Tensor[[4], pl.FP32] = pl.tensor.create([4], dtype=pl.FP32)\n")) ==
         "8:9: 'a' was defined with type pl.Scalar[pl.INDEX] and cannot be reassigned a value of type "
-        "pl.Tensor[[4], pl.FP32]");
+        "pl.Tensor[[4], pl.FP32]; use a new name");
   CHECK(error_of(program("        a: pl.FP32 = 1.0\n")) ==
         "7:12: incomplete type annotation 'pl.FP32'; write pl.Scalar[pl.FP32]");
   CHECK(error_of(program("        a: pl.Tile[[4, 4], pl.FP32, pl.MemRef(m, 0, 64)] = pl.tile.create([4, 4], dtype=pl.FP32)\n")) ==
@@ -510,4 +510,75 @@ TEST_CASE("parser diagnostics: nesting depth is capped, never a crash") {
   }
   blocks += ind + "pass\n";
   CHECK(error_of(blocks).find("nesting is too deep") != std::string::npos);
+}
+
+TEST_CASE("parser: regressions found by the parse/print fuzzer") {
+  // A reused Var has one type; a reassignment that changes it would print an annotation that
+  // reads back differently (the printer writes the Var's type on every assignment).
+  CHECK(error_of(program("        x: pl.Tensor[[16, n], pl.FP32] = pl.tensor.create([16, 16], dtype=pl.FP32)\n")) ==
+        "7:9: 'x' was defined with type pl.Tensor[[16, 16], pl.FP32] and cannot be reassigned a value of type "
+        "pl.Tensor[[16, n], pl.FP32]; use a new name");
+  CHECK(error_of(program("        y = x\n        y = pl.tensor.create([4, 4], dtype=pl.FP32)\n")) ==
+        "8:9: 'y' was defined with type pl.Tensor[[16, 16], pl.FP32] and cannot be reassigned a value of type "
+        "pl.Tensor[[4, 4], pl.FP32]; use a new name");
+  CHECK(error_of(program("        y = x\n        y: pl.Tensor[[16, 16], pl.FP32, pl.TensorView(stride=[1, 16], "
+                         "layout=pl.TensorLayout.DN)] = x\n"))
+            .find("(their views or buffers differ)") != std::string::npos);
+  // `a = 7` on an INT32 `a` takes a's dtype, as the printed annotation would.
+  auto p = parse(program("        a: pl.Scalar[pl.INT32] = pl.const(1, pl.INT32)\n        a = 7\n        return a\n"));
+  auto st = body(fn(p, "f"));
+  CHECK(as<ir::Assign>(st[1])->var == as<ir::Assign>(st[0])->var);
+  CHECK(scalar_dt(as<ir::Assign>(st[1])->value) == ir::DataType::INT32);
+  // The printer writes `N = pl.dynamic("N")`, so the two names must agree.
+  CHECK(error_of("N = pl.dynamic(\"M\")\n\n@pl.function\ndef f(x: pl.Tensor[[N], pl.FP32]):\n    pass\n") ==
+        "1:16: pl.dynamic must repeat the name it is assigned to: write N = pl.dynamic(\"N\")");
+  // An op without type deduction is fine as a whole statement: its value is discarded.
+  auto q = parse(program(
+      "        t: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [16, 16], [16, 16], "
+      "target_memory=pl.Mem.Vec)\n        pl.tile.tpush_to_aic(t, split=0, id=1)\n"));
+  auto* push = as<ir::Eval>(body(fn(q, "f"))[1]);
+  REQUIRE(push);
+  CHECK(ir::op_name(as<ir::Call>(push->expr)->callee.op) == "tile.tpush_to_aic");
+  CHECK(as<ir::UnknownType>(push->expr->type));
+  // ... but not as an operand, where its type would matter.
+  CHECK(error_of(program("        r = pl.tile.add(pl.tile.tpop_from_aic(id=0), x)\n")) ==
+        "7:25: tile.tpop_from_aic has no type deduction; annotate the result type (x: pl.Tile[...] = ...)");
+  // The printer leaves out a window buffer's name when it is the assigned name; reading
+  // supplies it back from the assignment.
+  auto w = parse(program("        w: pld.WindowBufferType = pld.tensor.alloc_window_buffer([64], dtype=pl.INT8)\n"));
+  auto* alloc = as<ir::Call>(as<ir::Assign>(body(fn(w, "f"))[0])->value);
+  REQUIRE(ir::kwarg_as<std::string>(alloc->kwargs, "name"));
+  CHECK(*ir::kwarg_as<std::string>(alloc->kwargs, "name") == "w");
+  // Both branches of an if must close with a yield to the same names, and only a block's last
+  // statement may yield to names: the printer has one target list, on the closing yield.
+  CHECK(error_of(program("        if True:\n            r: pl.Scalar[pl.INDEX] = pl.yield_(1)\n        else:\n"
+                         "            s: pl.Scalar[pl.INDEX] = pl.yield_(2)\n")) ==
+        "10:13: this branch yields to (s) but the other one to (r); both branches of an if must yield to the same "
+        "names");
+  CHECK(error_of(program("        if True:\n            r: pl.Scalar[pl.INDEX] = pl.yield_(1)\n        else:\n"
+                         "            pl.yield_(1, 2)\n")) ==
+        "10:13: this branch yields 2 values but the if assigns 1 (r)");
+  CHECK(error_of(program("        for i in pl.range(2):\n            a, a = pl.yield_(1, 2)\n")) ==
+        "8:16: 'a' is assigned twice by one pl.yield_");
+  CHECK(error_of(program("        for i, (a,) in pl.range(2, init_values=(0,)):\n            r: pl.Scalar[pl.INDEX] = "
+                         "pl.yield_(a)\n            b = a\n")) ==
+        "8:13: pl.yield_ with targets must be the last statement of a for body; a yield elsewhere cannot assign "
+        "names");
+  CHECK(error_of(program("        pl.yield_(x)\n")) ==
+        "7:9: pl.yield_ at the top of a function body reads back as return; write return instead");
+  // A closing yield inside a trailing pl.scope() still closes the loop body (§3.7).
+  auto sc = parse(program("        for i, (a,) in pl.range(2, init_values=(0,)):\n            with pl.scope():\n"
+                          "                r: pl.Scalar[pl.INDEX] = pl.yield_(a + 1)\n        return r\n"));
+  CHECK(as<ir::For>(body(fn(sc, "f"))[0])->return_vars.size() == 1);
+  // Views give one valid_shape / stride entry per axis; consumers index them by axis.
+  CHECK(error_of(program("        pass\n", "self, a: pl.Tile[[64, 32], pl.FP32, pl.Mem.Vec, "
+                                          "pl.TileView(valid_shape=[60])]"))
+            .find("pl.TileView valid_shape has 1 entries but the pl.Tile shape has 2; give one per axis") !=
+        std::string::npos);
+  CHECK(error_of(program("        pass\n", "self, a: pl.Tensor[[8, 16], pl.FP32, pl.TensorView(stride=[1], "
+                                          "layout=pl.TensorLayout.ND)]"))
+            .find("pl.TensorView stride has 1 entries but the pl.Tensor shape has 2") != std::string::npos);
+  // A program class with only a docstring is an empty program (the printer writes `pass`).
+  auto empty = parse("@pl.program\nclass E:\n    \"nothing here\"\n");
+  CHECK(empty->functions.empty());
 }

@@ -180,6 +180,57 @@ inline std::string type_text(const Type& t) {
 
 inline std::size_t type_kind(const Type& t) { return t ? t->v.index() : 0; }
 
+// Whether two types are one type: dims and view fields by loosely_equal (so a symbolic dim
+// matches only the same Var), every other field exactly.
+inline bool same_type(const Type& a, const Type& b);
+inline bool same_memref(const Expr& a, const Expr& b) {
+  if (a == b) return true;
+  auto* x = ir::as<ir::MemRef>(a);
+  auto* y = ir::as<ir::MemRef>(b);
+  return x && y && x->base == y->base && ir::loosely_equal(x->offset, y->offset) && x->size == y->size &&
+         x->pinned == y->pinned && x->slots == y->slots && ir::loosely_equal(x->slot_index, y->slot_index);
+}
+inline bool same_type(const Type& a, const Type& b) {
+  if (a == b) return true;
+  if (!a || !b || a->v.index() != b->v.index()) return false;
+  using ir::loosely_equal;
+  if (auto* x = ir::as<ir::ScalarType>(a)) return x->dtype == ir::as<ir::ScalarType>(b)->dtype;
+  if (auto* x = ir::as<ir::TensorType>(a)) {
+    auto* y = ir::as<ir::TensorType>(b);
+    if (x->dtype != y->dtype || x->distributed != y->distributed || !loosely_equal(x->shape, y->shape) ||
+        x->view.has_value() != y->view.has_value() || !same_memref(x->memref, y->memref))
+      return false;
+    return !x->view || (loosely_equal(x->view->valid_shape, y->view->valid_shape) &&
+                        loosely_equal(x->view->stride, y->view->stride) && x->view->layout == y->view->layout &&
+                        x->view->pad == y->view->pad);
+  }
+  if (auto* x = ir::as<ir::TileType>(a)) {
+    auto* y = ir::as<ir::TileType>(b);
+    if (x->dtype != y->dtype || x->memory != y->memory || !loosely_equal(x->shape, y->shape) ||
+        x->view.has_value() != y->view.has_value() || !same_memref(x->memref, y->memref))
+      return false;
+    if (!x->view) return true;
+    const ir::TileView& v = *x->view;
+    const ir::TileView& w = *y->view;
+    return loosely_equal(v.valid_shape, w.valid_shape) && loosely_equal(v.stride, w.stride) &&
+           loosely_equal(v.start_offset, w.start_offset) && v.blayout == w.blayout && v.slayout == w.slayout &&
+           v.fractal == w.fractal && v.pad == w.pad && v.compact == w.compact;
+  }
+  if (auto* x = ir::as<ir::ArrayType>(a)) {
+    auto* y = ir::as<ir::ArrayType>(b);
+    return x->dtype == y->dtype && x->extent == y->extent;
+  }
+  if (auto* x = ir::as<ir::TupleType>(a)) {
+    auto* y = ir::as<ir::TupleType>(b);
+    if (x->elements.size() != y->elements.size()) return false;
+    for (std::size_t i = 0; i < x->elements.size(); ++i)
+      if (!same_type(x->elements[i], y->elements[i])) return false;
+    return true;
+  }
+  if (auto* x = ir::as<ir::MarkerType>(a)) return x->kind == ir::as<ir::MarkerType>(b)->kind;
+  return true;  // UnknownType
+}
+
 class Parser {
  public:
   Parser(std::string_view src, std::string file, const ops::Registry& reg)
@@ -217,6 +268,7 @@ class Parser {
     std::unordered_map<std::string, Expr> ptrs;  // MemRef bases, interned by name
   };
   struct YieldRec {
+    bool closing = false;  // the last statement of its block (set once the block is parsed)
     std::vector<std::string> names;
     std::vector<Span> spans;
     std::vector<Type> ann;     // annotation per name (single-name form only), or null
@@ -224,7 +276,6 @@ class Parser {
     Span span;
   };
   struct YieldCtx {
-    bool loop = false;
     std::vector<YieldRec> recs;
   };
 
@@ -1088,7 +1139,7 @@ class Parser {
     // The annotation of `x: T = <this call>` stands in when the op cannot deduce a type:
     // printed text is always annotated, and upstream's reader trusts it the same way.
     const Token& head = toks_[rhs_tok_];
-    Type ann = rhs_ann_ && head.span.line == s.line && head.span.column == s.column ? rhs_ann_ : nullptr;
+    Type ann = rhs_ann_ && same_start(head.span, s) ? rhs_ann_ : nullptr;
     Type type;
     try {
       ops::validate_call(*info, args, kwargs, s);
@@ -1102,6 +1153,8 @@ class Parser {
     } catch (const std::exception& e) {
       if (!ann) fail(s, "cannot build " + name + ": " + e.what());
     }
+    if (!type && !ann && !info->deduce && eval_tok_ < toks_.size() && same_start(toks_[eval_tok_].span, s))
+      type = ir::unknown_type();  // the whole statement: its value is discarded, so it needs no type
     if (!type) {
       if (!ann) fail(s, name + " has no type deduction; annotate the result type (x: pl.Tile[...] = ...)");
       type = ann;
@@ -1122,6 +1175,8 @@ class Parser {
     }
     return call;
   }
+
+  static bool same_start(const Span& a, const Span& b) { return a.line == b.line && a.column == b.column; }
 
   FnState* find_fn(const std::string& name) {
     for (auto& f : fns_)
@@ -1412,6 +1467,19 @@ class Parser {
       fail(s, path + "[...] is only allowed on a function parameter");
     fail(s, "unknown type '" + path + "'");
   }
+  // Every consumer indexes a view's valid_shape and stride by the shape's axes.
+  void check_view_rank(const std::vector<Expr>& valid, const std::vector<Expr>& stride,
+                       const std::vector<Expr>& shape, std::string_view owner, std::string_view view,
+                       const Span& s) const {
+    auto check = [&](const std::vector<Expr>& list, std::string_view field) {
+      if (!list.empty() && list.size() != shape.size())
+        fail(s, std::string(view) + " " + std::string(field) + " has " + std::to_string(list.size()) +
+                    " entries but the " + std::string(owner) + " shape has " + std::to_string(shape.size()) +
+                    "; give one per axis");
+    };
+    check(valid, "valid_shape");
+    check(stride, "stride");
+  }
   Type parse_tensor_type(bool distributed, const Span& s) {
     std::string owner = distributed ? "pld.DistributedTensor" : "pl.Tensor";
     if (at(TokenKind::lparen)) {  // legacy pl.Tensor((64, 128), pl.FP16)
@@ -1461,7 +1529,7 @@ class Parser {
       view = ir::TensorView{{}, {}, *lay, ir::PadValue::null};
     }
     expect(TokenKind::rbracket, "to close " + owner);
-    (void)s;
+    if (view) check_view_rank(view->valid_shape, view->stride, shape, owner, "pl.TensorView", s);
     return ir::make_tensor_type(std::move(shape), dt, std::move(view), std::move(memref), distributed);
   }
   Type parse_tile_type(const Span& s) {
@@ -1506,9 +1574,11 @@ class Parser {
     expect(TokenKind::rbracket, "to close the pl.Tile annotation");
     if (memref && !mem) fail(memref_span, "a pl.Tile with a pl.MemRef must also name its memory space, e.g. pl.Mem.Vec");
     std::optional<ir::TileView> view;
-    if (view_args) view = parse_tile_view(shape, mem, *view_args);
+    if (view_args) {
+      view = parse_tile_view(shape, mem, *view_args);
+      check_view_rank(view->valid_shape, view->stride, shape, "pl.Tile", "pl.TileView", view_span);
+    }
     (void)s;
-    (void)view_span;
     return ir::make_tile_type(std::move(shape), dt, std::move(view), mem, std::move(memref));
   }
 
@@ -1523,6 +1593,7 @@ class Parser {
   // After the ':' of a compound statement: an indented block or one simple line.
   std::vector<Stmt> parse_suite(std::string_view what) {
     std::vector<Stmt> out;
+    ++nest_;  // an error ends the whole parse, so no unwinding is needed
     if (accept(TokenKind::newline)) {
       DepthGuard g(*this, cur().span);
       if (!at(TokenKind::indent)) fail_expected("an indented block", "for the body of " + std::string(what));
@@ -1531,6 +1602,7 @@ class Parser {
     } else {
       parse_simple_line(out);
     }
+    --nest_;
     return out;
   }
   void block_rest(std::vector<Stmt>& out) {
@@ -1668,6 +1740,10 @@ class Parser {
                   " yielded values");
     YieldRec r;
     r.span = s;
+    for (std::size_t i = 0; i < names.size(); ++i)
+      for (std::size_t j = 0; j < i; ++j)
+        if (names[i]->text == names[j]->text)
+          fail(names[i]->span, "'" + names[i]->text + "' is assigned twice by one pl.yield_");
     for (const Token* n : names) {
       r.names.push_back(n->text);
       r.spans.push_back(n->span);
@@ -1675,6 +1751,33 @@ class Parser {
     }
     for (const auto& v : vals) r.values.push_back(v->type);
     yields_.back().recs.push_back(std::move(r));
+  }
+
+  // The Yield that closes a block: its last statement, looking through trailing pl.scope blocks
+  // (the printer gives only that one the assignment form, §3.3, §3.7).
+  static const ir::StmtNode* closing_yield(const std::vector<Stmt>& body) {
+    if (body.empty()) return nullptr;
+    const Stmt& last = body.back();
+    if (auto* sc = ir::as<ir::Scope>(last);
+        sc && (sc->kind == ir::ScopeKind::scope || sc->kind == ir::ScopeKind::manual_scope))
+      return closing_yield(ir::body_stmts(sc->body));
+    return ir::as<ir::Yield>(last) ? last.get() : nullptr;
+  }
+  // Marks the closing yield of `body` among the records, and rejects targets anywhere else:
+  // a yield in the middle of a block prints bare, so its targets would be lost.
+  void check_closing_yields(YieldCtx& c, const std::vector<Stmt>& body, std::string_view block) const {
+    const ir::StmtNode* tail = closing_yield(body);
+    for (auto& r : c.recs) {
+      r.closing = tail && same_start(tail->span, r.span);
+      if (!r.names.empty() && !r.closing)
+        fail(r.span, "pl.yield_ with targets must be the last statement of " + std::string(block) +
+                         "; a yield elsewhere cannot assign names");
+    }
+  }
+  static std::string target_list(const std::vector<std::string>& names) {
+    std::string o = "(";
+    for (std::size_t i = 0; i < names.size(); ++i) o += (i ? ", " : "") + names[i];
+    return o + ")";
   }
 
   void parse_annotated_assign(std::vector<Stmt>& out) {
@@ -1707,6 +1810,13 @@ class Parser {
   void finish_assign(const Token& name, Type ann, const Span& ann_span, const PVal& rhs, const Span& s,
                      std::vector<Stmt>& out) {
     Expr v = value_expr(rhs, "a value on the right of '='");
+    if (!ann && rhs.literal) {
+      // `x = 1` on an existing scalar x takes x's dtype, as the annotation the printer writes would.
+      auto it = fn_->scope.find(name.text);
+      if (it != fn_->scope.end() && ir::as<ir::Var>(it->second) && ir::as<ir::ScalarType>(it->second->type))
+        ann = it->second->type;
+    }
+    v = name_window_buffer(v, name.text);
     if (ann) {
       check_compatible(ann, v->type, ann_span, name.text);
       if (ir::as<ir::Call>(v)) {
@@ -1720,6 +1830,17 @@ class Parser {
     Type t = ann ? ann : v->type;
     Expr var = define(name, t, ir::as<ir::MarkerType>(t) && ir::as<ir::MarkerType>(t)->kind == ir::Marker::Ptr);
     out.push_back(ir::make_stmt(ir::Assign{var, v}, s));
+  }
+  // `w = pld.tensor.alloc_window_buffer(...)`: the printer leaves out a `name` equal to the
+  // assigned name (§4.5), so the assignment supplies it back.
+  Expr name_window_buffer(const Expr& v, const std::string& lhs) const {
+    auto* c = ir::as<ir::Call>(v);
+    if (!c || !c->callee.function.empty() || ir::op_name(c->callee.op) != "pld.tensor.alloc_window_buffer" ||
+        ir::find_kwarg(c->kwargs, "name"))
+      return v;
+    ir::Call named = *c;
+    named.kwargs.emplace_back("name", lhs);
+    return ir::make_expr(std::move(named), v->type, v->span);
   }
   void check_compatible(const Type& ann, const Type& val, const Span& s, const std::string& name) const {
     if (!ann || !val || ir::as<ir::UnknownType>(ann) || ir::as<ir::UnknownType>(val)) return;
@@ -1746,10 +1867,15 @@ class Parser {
       }
     }
     if (auto it = fn_->scope.find(name.text); it != fn_->scope.end() && ir::as<ir::Var>(it->second)) {
+      // The Var is reused, so its one type must fit every value it is given: the printer
+      // writes that type as the annotation of each assignment (upstream rejects a change too).
       const Type& old = it->second->type;
-      if (type_kind(old) != type_kind(t) && !ir::as<ir::UnknownType>(old) && !ir::as<ir::UnknownType>(t))
-        fail(name.span, "'" + name.text + "' was defined with type " + type_text(old) +
-                            " and cannot be reassigned a value of type " + type_text(t));
+      if (!same_type(old, t)) {
+        std::string was = type_text(old), now = type_text(t);
+        fail(name.span, "'" + name.text + "' was defined with type " + was +
+                            " and cannot be reassigned a value of type " + now +
+                            (was == now ? " (their views or buffers differ)" : "") + "; use a new name");
+      }
       return it->second;
     }
     Expr v = ir::make_var(name.text, t, name.span);
@@ -1842,8 +1968,10 @@ class Parser {
   void parse_expr_stmt(std::vector<Stmt>& out) {
     Span s = cur().span;
     if (at_yield_call()) {
+      if (nest_ == 0)
+        fail(s, "pl.yield_ at the top of a function body reads back as return; write return instead");
       std::vector<Expr> vals = parse_yield_values();
-      if (!yields_.empty() && yields_.back().loop) record_yield({}, nullptr, vals, s);
+      if (!yields_.empty()) record_yield({}, nullptr, vals, s);
       out.push_back(ir::make_stmt(ir::Yield{std::move(vals)}, s));
       return;
     }
@@ -1860,12 +1988,17 @@ class Parser {
       std::size_t b = 0;
       for (std::size_t i = 0; i <= text.size(); ++i)
         if (i == text.size() || text[i] == '\n') {
-          carried_.push_back(text.substr(b, i - b));
+          // A comment line cannot keep a final '\r': the reader takes "\r\n" as the line end.
+          std::size_t e = i > b && text[i - 1] == '\r' ? i - 1 : i;
+          carried_.push_back(text.substr(b, e - b));
           b = i + 1;
         }
       return;
     }
+    eval_tok_ = pos_;
+    while (toks_[eval_tok_].is(TokenKind::lparen) && eval_tok_ + 1 < toks_.size()) ++eval_tok_;
     PVal v = parse_expr();
+    eval_tok_ = std::numeric_limits<std::size_t>::max();
     if (at(TokenKind::comma)) fail(cur().span, "a tuple is not a statement");
     out.push_back(ir::make_stmt(ir::Eval{value_expr(v, "an expression statement")}, s));
   }
@@ -1904,28 +2037,36 @@ class Parser {
       else_ctx = std::move(yields_.back());
       yields_.pop_back();
     }
-    // Return vars: then-branch names first, then else-only names (§3.6).
-    std::vector<std::string> names;
+    // Return vars (§3.6): the names the branches' closing yields assign. The printer writes
+    // one target list for both branches, so the branches must agree on it.
+    check_closing_yields(then_ctx, then_body, "an if branch");
+    check_closing_yields(else_ctx, else_body ? ir::body_stmts(else_body) : std::vector<Stmt>{}, "an else branch");
+    const YieldRec* named = nullptr;
     std::vector<Type> types;
-    std::vector<Span> spans;
-    auto absorb = [&](const YieldCtx& c) {
-      for (const auto& r : c.recs)
-        for (std::size_t i = 0; i < r.names.size(); ++i) {
-          auto it = std::find(names.begin(), names.end(), r.names[i]);
-          Type t = r.ann[i] ? r.ann[i] : r.values[i];
-          if (it == names.end()) {
-            names.push_back(r.names[i]);
-            types.push_back(t);
-            spans.push_back(r.spans[i]);
-          } else if (r.ann[i]) {
-            types[static_cast<std::size_t>(it - names.begin())] = r.ann[i];
-          }
+    for (const YieldCtx* c : {&then_ctx, &else_ctx})
+      for (const auto& r : c->recs) {
+        if (r.names.empty()) continue;
+        if (!named) {
+          named = &r;
+          for (std::size_t i = 0; i < r.names.size(); ++i) types.push_back(r.ann[i] ? r.ann[i] : r.values[i]);
+        } else if (r.names != named->names) {
+          fail(r.span, "this branch yields to " + target_list(r.names) + " but the other one to " +
+                           target_list(named->names) + "; both branches of an if must yield to the same names");
+        } else {
+          for (std::size_t i = 0; i < r.names.size(); ++i)
+            if (r.ann[i]) types[i] = r.ann[i];
         }
-    };
-    absorb(then_ctx);
-    absorb(else_ctx);
+      }
     std::vector<Expr> rvs;
-    for (std::size_t i = 0; i < names.size(); ++i) rvs.push_back(fresh(names[i], types[i], spans[i]));
+    if (named) {
+      for (const YieldCtx* c : {&then_ctx, &else_ctx})
+        for (const auto& r : c->recs)
+          if (r.closing && r.values.size() != named->names.size())
+            fail(r.span, "this branch yields " + std::to_string(r.values.size()) + " values but the if assigns " +
+                             std::to_string(named->names.size()) + " " + target_list(named->names));
+      for (std::size_t i = 0; i < named->names.size(); ++i)
+        rvs.push_back(fresh(named->names[i], types[i], named->spans[i]));
+    }
     out.push_back(ir::make_stmt(ir::If{cond, ir::make_seq(std::move(then_body), s), else_body, std::move(rvs)}, s));
   }
 
@@ -2065,10 +2206,11 @@ class Parser {
     ir::DataType ldt = is64(start) || is64(stop) || is64(step) ? ir::DataType::INT64 : ir::DataType::INDEX;
     Expr lv = fresh(loop_name->name, ir::scalar_type(ldt), loop_name->span);
     std::vector<Expr> ias = make_iter_args(carried, init, tgt.span);
-    yields_.push_back(YieldCtx{true, {}});
+    yields_.push_back(YieldCtx{});
     std::vector<Stmt> body = parse_suite("for");
     YieldCtx ctx = std::move(yields_.back());
     yields_.pop_back();
+    check_closing_yields(ctx, body, "a for body");
     std::vector<Expr> rvs = loop_return_vars(ctx, ias);
     out.push_back(ir::make_stmt(ir::For{lv, start, stop, step, ias, ir::make_seq(std::move(body), s), std::move(rvs),
                                         *fk, std::move(attrs)},
@@ -2100,11 +2242,14 @@ class Parser {
     arity(c, 1, 1, "pl.cond", cs);
     Expr cond = bool_cond(c.pos[0], "the pl.while_ condition");
     expect_line_end("after pl.cond(...)");
-    yields_.push_back(YieldCtx{true, {}});
+    yields_.push_back(YieldCtx{});
     std::vector<Stmt> body;
+    ++nest_;
     block_rest(body);
+    --nest_;
     YieldCtx ctx = std::move(yields_.back());
     yields_.pop_back();
+    check_closing_yields(ctx, body, "a pl.while_ body");
     std::vector<Expr> rvs = loop_return_vars(ctx, ias);
     out.push_back(ir::make_stmt(ir::While{ias, cond, ir::make_seq(std::move(body), s), std::move(rvs)}, s));
   }
@@ -2113,10 +2258,11 @@ class Parser {
     Span s = advance().span;
     Expr cond = bool_cond(parse_expr(), "a while condition");
     expect(TokenKind::colon, "after the while condition");
-    yields_.push_back(YieldCtx{true, {}});
+    yields_.push_back(YieldCtx{});
     std::vector<Stmt> body = parse_suite("while");
     YieldCtx ctx = std::move(yields_.back());
     yields_.pop_back();
+    check_closing_yields(ctx, body, "a while body");
     loop_return_vars(ctx, {});
     out.push_back(ir::make_stmt(ir::While{{}, cond, ir::make_seq(std::move(body), s), {}}, s));
   }
@@ -2330,6 +2476,7 @@ class Parser {
   ir::Function parse_function_body(FnState& f) {
     fn_ = &f;
     pos_ = f.body_pos;
+    nest_ = 0;
     std::vector<Stmt> body;
     auto func_attr = [&] {
       if (!(at_path("pl", "func_attr") && peek(3).is(TokenKind::lparen))) return;
@@ -2370,8 +2517,12 @@ class Parser {
     CallArgs a = parse_call_args("pl.dynamic");
     if (a.pos.size() != 1 || a.pos[0].kind != PVal::Kind::str)
       fail(s, "pl.dynamic takes one string argument, the dimension's name");
-    std::string vname = a.pos[0].s.empty() ? name.text : a.pos[0].s;
-    if (!dyn_.count(name.text)) dyn_.emplace(name.text, ir::make_var(vname, ir::scalar_type(ir::DataType::INDEX), name.span));
+    // The printer writes `N = pl.dynamic("N")` from the one name the Var has, so a different
+    // string could not be printed back.
+    if (a.pos[0].s != name.text)
+      fail(a.pos[0].span, "pl.dynamic must repeat the name it is assigned to: write " + name.text +
+                              " = pl.dynamic(\"" + name.text + "\")");
+    if (!dyn_.count(name.text)) dyn_.emplace(name.text, ir::make_var(name.text, ir::scalar_type(ir::DataType::INDEX), name.span));
     expect_line_end("after the pl.dynamic declaration");
   }
   void skip_import() {
@@ -2393,8 +2544,12 @@ class Parser {
   FnState* fn_ = nullptr;
   std::vector<YieldCtx> yields_;
   std::vector<std::string> carried_;
+  int nest_ = 0;  // blocks open inside the current function body (0: its top level)
   Type rhs_ann_;             // annotation of the assignment whose value is being parsed
   std::size_t rhs_tok_ = 0;  // first token of that value
+  // First token of the expression statement being parsed (none: max): an op call there
+  // needs no result type.
+  std::size_t eval_tok_ = std::numeric_limits<std::size_t>::max();
 };
 
 inline ir::Program Parser::run() {

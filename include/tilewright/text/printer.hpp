@@ -73,15 +73,37 @@ inline void append_float(std::string& out, double v) {
   if (std::isfinite(v) && s.find_first_of(".eE") == std::string_view::npos) out += ".0";
 }
 
-// C++ std::quoted: only `"` and `\` are escaped (upstream uses it for attr strings and keys).
-inline void append_quoted(std::string& out, std::string_view s) {
-  out += '"';
+// A Python string literal in `quote`. Upstream escapes only the quote and `\` in attr strings
+// (std::quoted) and nothing at all in op kwargs; printable text comes out the same here, and
+// the characters that would end or break the literal (the quote, `\`, line breaks, other
+// control characters) are escaped so that the text reads back to the same string. Bytes
+// from 0x80 up stay raw: the reader keeps them as they are, while a \x escape would read
+// back as a code point.
+inline void append_string_literal(std::string& out, std::string_view s, char quote) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  out += quote;
   for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
+    auto u = static_cast<unsigned char>(c);
+    if (c == quote || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (u < 0x20 || u == 0x7F) {
+      out += "\\x";
+      out += kHex[u >> 4];
+      out += kHex[u & 0xF];
+    } else {
+      out += c;
+    }
   }
-  out += '"';
+  out += quote;
 }
+inline void append_quoted(std::string& out, std::string_view s) { append_string_literal(out, s, '"'); }
 
 inline bool is_python_keyword(std::string_view s) noexcept {
   static constexpr std::string_view kKeywords[] = {
@@ -533,6 +555,9 @@ class Printer {
   const std::unordered_set<const ExprNode*>* body_defs = nullptr;
   bool in_signature = false;
   int split_aiv_depth = 0;
+  // The call on the right of the Assign being printed, and the name it is assigned to.
+  const ir::Call* assigned_call = nullptr;
+  std::string_view assigned_name;
 
   void reset_function() {
     names.clear();
@@ -569,17 +594,12 @@ class Printer {
     out.append(static_cast<std::size_t>(level) * 4, ' ');
   }
 
-  void var_name(const Expr& v) {
-    if (auto it = names.find(v.get()); it != names.end()) {
-      out += it->second;
-      return;
-    }
-    if (auto it = dyn_names.find(v.get()); it != dyn_names.end()) {
-      out += it->second;
-      return;
-    }
-    out += ir::name_hint(v);
+  std::string_view printed_name(const Expr& v) const {
+    if (auto it = names.find(v.get()); it != names.end()) return it->second;
+    if (auto it = dyn_names.find(v.get()); it != dyn_names.end()) return it->second;
+    return ir::name_hint(v);
   }
+  void var_name(const Expr& v) { out += printed_name(v); }
 
   void dtype(ir::DataType dt) {
     out += "pl.";
@@ -837,7 +857,10 @@ class Printer {
 
   void operand(const Expr& e, int parent, bool right, bool parent_is_pow, bool typed) {
     int p = expr_prec(e);
-    bool parens = p < parent || (p == parent && (parent_is_pow ? !right : right));
+    // A comparison under a comparison always gets parentheses: `a < b == c` would read back
+    // as a chained comparison, which no reader accepts (upstream prints it bare, §4.3).
+    bool parens = p < parent || (p == parent && (parent_is_pow ? !right : right)) ||
+                  (p == kCompare && parent == kCompare);
     if (parens) out += '(';
     expr(e, typed);
     if (parens) out += ')';
@@ -960,7 +983,7 @@ class Printer {
 
   // ---- kwarg and attr values (§4.5, §4.6) --------------------------------------------------
 
-  enum class StrStyle { single_raw, double_escaped };
+  enum class StrStyle { single_quoted, double_quoted };
 
   // Values shared by every encoding; returns false for the kinds the caller decides.
   bool common_value(const ir::AttrValue& v, StrStyle strings) {
@@ -973,10 +996,8 @@ class Printer {
         return true;
       case 2: {
         const std::string& s = std::get<std::string>(v);
-        if (strings == StrStyle::single_raw) {
-          out += '\'';
-          out += s;
-          out += '\'';
+        if (strings == StrStyle::single_quoted) {
+          append_string_literal(out, s, '\'');
         } else {
           append_quoted(out, s);
         }
@@ -1077,7 +1098,7 @@ class Printer {
       first = false;
       append_quoted(out, kv.first);
       out += ": ";
-      common_value(kv.second, StrStyle::double_escaped);
+      common_value(kv.second, StrStyle::double_quoted);
     };
     if (function_call) {
       // §4.7: the two attrs the orchestration codegen reads come first.
@@ -1122,16 +1143,24 @@ class Printer {
       out += '=';
       expr(e);
     };
-    StrStyle strings = op == ops.syncall ? StrStyle::double_escaped : StrStyle::single_raw;
+    StrStyle strings = op == ops.syncall ? StrStyle::double_quoted : StrStyle::single_quoted;
+    const bool submit = op && !c.callee.function.empty();
     bool in_split_aiv_drop = false;
     auto kwargs = [&] {
       for (const auto& [k, v] : c.kwargs) {
-        if (op == ops.alloc_window_buffer && k == "name") continue;
+        // §4.5: the assignment's name stands for it; any other name must be printed to survive.
+        if (op == ops.alloc_window_buffer && k == "name" && &c == assigned_call) {
+          auto* text = std::get_if<std::string>(&v);
+          if (text && *text == assigned_name) continue;
+        }
         if (in_split_aiv_drop && k == "split") continue;
         comma();
         out += k;
         out += '=';
-        kwarg_value(op, k, v, strings);
+        if (submit && k == "predicate" && std::holds_alternative<Expr>(v))
+          scope_value(k, v);  // §4.7: printed in parentheses, as on scopes
+        else
+          kwarg_value(op, k, v, strings);
       }
     };
     auto attrs = [&](bool function_call) {
@@ -1363,7 +1392,7 @@ class Printer {
     if (pipeline) {
       if (auto* st = ir::find_kwarg(f.attrs, "pipeline_stages")) {
         out += ", stage=";
-        common_value(*st, StrStyle::double_escaped);
+        common_value(*st, StrStyle::double_quoted);
       }
     }
     if (!f.iter_args.empty()) {
@@ -1377,7 +1406,7 @@ class Printer {
       any_attr = true;
       append_quoted(out, kv.first);
       out += ": ";
-      common_value(kv.second, StrStyle::double_escaped);
+      common_value(kv.second, StrStyle::double_quoted);
     }
     if (any_attr) out += '}';
     out += "):";
@@ -1429,7 +1458,7 @@ class Printer {
         return;
       }
     }
-    common_value(v, StrStyle::double_escaped);
+    common_value(v, StrStyle::double_quoted);
   }
 
   void scope_call(std::string_view head, const ir::Scope& s, std::string_view leading = {}) {
@@ -1512,7 +1541,10 @@ class Printer {
                              out += ": ";
                              type(a.var ? a.var->type : nullptr);
                              out += " = ";
+                             assigned_call = ir::as<ir::Call>(a.value);
+                             assigned_name = a.var ? printed_name(a.var) : std::string_view();
                              expr(a.value);
+                             assigned_call = nullptr;
                            },
                            [&](const ir::Eval& a) {
                              newline(level);
@@ -1608,7 +1640,7 @@ class Printer {
         out += "pl.SplitMode.";
         out += enum_name(static_cast<ir::SplitMode>(*i));
       } else {
-        common_value(v, StrStyle::double_escaped);
+        common_value(v, StrStyle::double_quoted);
       }
     }
     if (open) out += "})";
@@ -1777,6 +1809,8 @@ inline std::string print(const ir::Program& program) {
   pr.out += ':';
   pr.in_program = true;
   for (std::size_t i : order) pr.function(*p.functions[i], scans[i], 1);
+  // A class needs a body to read back; upstream would print none.
+  if (order.empty()) pr.out += "\n    pass";
   return std::move(pr.out);
 }
 

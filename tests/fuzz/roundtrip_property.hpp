@@ -1,0 +1,104 @@
+#pragma once
+// The text round-trip property that the fuzzer (parse_roundtrip_fuzz.cpp) and the replay test
+// (tests/unit/fuzz_replay_test.cpp) both check, so a reproducer means the same thing in
+// both places:
+//
+//   text ──parse──▶ P1 ──print──▶ T1 ──parse──▶ P2 ──print──▶ T2
+//
+//   * parsing `text` either succeeds or fails with a *user* Diagnostic (any other exception,
+//     an internal error, a crash or a hang is a bug);
+//   * printing P1 never throws, T1 always parses back, P2 is structurally equal to P1, and
+//     T2 == T1 byte for byte (printing is a fixed point after one round).
+#include <cstddef>
+#include <exception>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "tilewright/ir/diagnostic.hpp"
+#include "tilewright/ir/structural_equal.hpp"
+#include "tilewright/text/parser.hpp"
+#include "tilewright/text/printer.hpp"
+
+namespace tilewright::fuzz {
+
+struct RoundtripOutcome {
+  bool parsed = false;                   // false: the input was rejected with a user diagnostic
+  std::string printed;                   // T1, when the input parsed
+  std::optional<std::string> violation;  // why the property does not hold
+};
+
+namespace detail {
+
+// "line N: <T1 line> | <T2 line>" for the first line where two printouts part ways.
+inline std::string first_difference(std::string_view a, std::string_view b) {
+  std::size_t line = 1, start = 0;
+  for (std::size_t i = 0; i < a.size() && i < b.size() && a[i] == b[i]; ++i)
+    if (a[i] == '\n') {
+      ++line;
+      start = i + 1;
+    }
+  auto line_of = [start](std::string_view s) {
+    std::string_view rest = start < s.size() ? s.substr(start) : std::string_view();
+    return std::string(rest.substr(0, rest.find('\n')));
+  };
+  std::string la = line_of(a), lb = line_of(b);
+  if (la == lb)  // the lines agree: one text goes on after the other ends (a final newline?)
+    return "line " + std::to_string(line) + ": the texts have " + std::to_string(a.size()) + " and " +
+           std::to_string(b.size()) + " bytes";
+  return "line " + std::to_string(line) + ": '" + la + "' then '" + lb + "'";
+}
+
+// Runs one stage; an exception that is not a user Diagnostic becomes the violation text.
+template <class F>
+std::optional<std::string> guarded(std::string_view stage, F&& f) {
+  try {
+    f();
+  } catch (const ir::Error& e) {
+    return std::string(stage) + ": " + ir::render(e.diagnostic());
+  } catch (const std::exception& e) {
+    return std::string(stage) + ": unexpected exception: " + e.what();
+  } catch (...) {
+    return std::string(stage) + ": unexpected non-standard exception";
+  }
+  return std::nullopt;
+}
+
+}  // namespace detail
+
+inline RoundtripOutcome check_roundtrip(std::string_view text, std::string_view file_name = "<fuzz>") {
+  RoundtripOutcome out;
+  ir::Program first;
+  try {
+    first = text::parse_program(text, std::string(file_name));
+  } catch (const ir::Error& e) {
+    // Rejecting the input is fine, but only with a user-facing diagnostic.
+    if (e.diagnostic().kind != ir::ErrorKind::user)
+      out.violation = "parse: an internal error instead of a diagnostic: " + ir::render(e.diagnostic(), text);
+    return out;
+  } catch (const std::exception& e) {
+    out.violation = std::string("parse: unexpected exception instead of a diagnostic: ") + e.what();
+    return out;
+  } catch (...) {
+    out.violation = "parse: unexpected non-standard exception instead of a diagnostic";
+    return out;
+  }
+  out.parsed = true;
+
+  if ((out.violation = detail::guarded("print", [&] { out.printed = text::print(first); }))) return out;
+  ir::Program second;
+  if ((out.violation = detail::guarded("reparse of the printed text",
+                                       [&] { second = text::parse_program(out.printed, "<printed>"); })))
+    return out;
+  if (auto diff = ir::structural_difference(first, second)) {
+    out.violation = "parse(print(P)) is not structurally equal to P: " + *diff;
+    return out;
+  }
+  std::string again;
+  if ((out.violation = detail::guarded("second print", [&] { again = text::print(second); }))) return out;
+  if (again != out.printed)
+    out.violation = "printing is not a fixed point: " + detail::first_difference(out.printed, again);
+  return out;
+}
+
+}  // namespace tilewright::fuzz
