@@ -47,8 +47,8 @@ run_ctest build
 
 # --- benchmarks: prove tilewright-bench runs (built in build/ above) --------------------------
 if compgen -G "benchmarks/*.cpp" >/dev/null; then
-  tw_step "benchmarks: smoke run"
-  build/bin/tilewright-bench \
+  tw_step "benchmarks: smoke run (up to 10k statements; docs/benchmarks.md for real runs)"
+  TILEWRIGHT_BENCH_MAX_STATEMENTS="${TILEWRIGHT_BENCH_MAX_STATEMENTS:-10000}" build/bin/tilewright-bench \
     --benchmark_filter="${TILEWRIGHT_BENCH_FILTER:-.}" \
     --benchmark_min_time="${TILEWRIGHT_BENCH_MIN_TIME:-0.01}"
 else

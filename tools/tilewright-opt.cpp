@@ -158,13 +158,7 @@ int run(const Options& o) {
 
   try {
     ir::Program program = text::parse_program(source, file_name);
-    // The input provides every property its verifier confirms.
-    pass::PropertySet input;
-    for (std::size_t i = 0; i < pass::property_count; ++i) {
-      auto p = static_cast<pass::Property>(i);
-      if (pass::verify(p, program).empty()) input = input | pass::PropertySet{p};
-    }
-    pipeline = pass::Pipeline(pipeline.passes(), input);
+    pipeline = pass::Pipeline(pipeline.passes(), pass::verified_properties(program));
     if (auto problem = pipeline.check_order()) {
       std::cerr << file_name << ": error: " << *problem << "\n";
       return 1;

@@ -32,4 +32,13 @@ inline ir::Diagnostics verify(PropertySet set, const ir::Program& program) {
   return out;
 }
 
+// The properties whose verifiers accept `program`: what a program read from text provides
+// to the first pass of a pipeline (tilewright-opt checks the pipeline order against it).
+inline PropertySet verified_properties(const ir::Program& program) {
+  PropertySet out;
+  for (std::size_t i = 0; i < property_count; ++i)
+    if (auto p = static_cast<Property>(i); verify(p, program).empty()) out = out | PropertySet{p};
+  return out;
+}
+
 }  // namespace tilewright::pass

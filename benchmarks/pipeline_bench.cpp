@@ -1,0 +1,231 @@
+// Throughput of everything a pipeline run is made of — building, parsing and printing a
+// program, structural equality, the identity walk every pass is measured against, and the
+// passes, each on the workload made for it — on generated programs of 1k, 10k and 100k
+// statements (kernel_generator.hpp). docs/benchmarks.md has the numbers.
+//
+// Benchmarks are named <what>/<workload>/<statements>. Counters:
+//   stmts        statements in the program (the generator rounds the size up to whole blocks)
+//   stmts/s      statements processed per second
+//   time/stmt    seconds per statement (shown with SI prefixes: 250n = 250 ns)
+//   alloc/stmt   heap bytes allocated per statement in one run
+//   peak/stmt    highest extra heap in use during one run, per statement
+//   ir/stmt      heap bytes a built program keeps alive, per statement (build only)
+//
+// TILEWRIGHT_BENCH_MAX_STATEMENTS=<n> drops the sizes above n (the CI smoke run uses 10000).
+//
+// Under `valgrind --tool=callgrind --instr-atstart=no` only the timed loops are instrumented,
+// so callgrind's total is the instruction count of the measured work (docs/benchmarks.md).
+#include <benchmark/benchmark.h>
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#define TILEWRIGHT_BENCH_CALLGRIND 1
+#endif
+
+#include <cstdlib>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tilewright/ir/mutate.hpp"
+#include "tilewright/ir/structural_equal.hpp"
+#include "tilewright/passes/flatten_tile_nd_to_2d/pass.hpp"
+#include "tilewright/passes/fold_no_op_reshape/pass.hpp"
+#include "tilewright/passes/materialize_tensor_strides/pass.hpp"
+#include "tilewright/text/parser.hpp"
+#include "tilewright/text/printer.hpp"
+
+#include "allocation_counter.hpp"
+#include "kernel_generator.hpp"
+
+namespace {
+
+using namespace tilewright;
+using bench::Workload;
+
+std::vector<std::size_t> sizes() {
+  std::size_t max = 100'000;
+  if (const char* env = std::getenv("TILEWRIGHT_BENCH_MAX_STATEMENTS"))
+    max = std::strtoull(env, nullptr, 10);
+  std::vector<std::size_t> out;
+  for (std::size_t n : {1'000, 10'000, 100'000})
+    if (n <= max) out.push_back(n);
+  return out;
+}
+
+// The generated program a benchmark runs on, built outside the timed loop; its printed text
+// and an independently built twin only when a benchmark asks for them. Only the input of the
+// running benchmark is kept: at 100k statements one input with its twin and text is ~0.3 GB,
+// and rebuilding one takes well under a second.
+class Input {
+ public:
+  Input(Workload w, std::size_t n)
+      : options_{w, n},
+        program_(bench::generate_program(options_)),
+        statements_(bench::count_statements(program_)) {}
+  Input(const Input&) = delete;
+  Input& operator=(const Input&) = delete;
+
+  [[nodiscard]] const ir::Program& program() const noexcept { return program_; }
+  [[nodiscard]] std::size_t statements() const noexcept { return statements_; }
+  const std::string& text() {
+    if (!text_) text_ = text::print(program_);
+    return *text_;
+  }
+  const ir::Program& twin() {
+    if (!twin_) twin_ = bench::generate_program(options_);
+    return twin_;
+  }
+
+  static Input& get(Workload w, std::size_t n) {
+    static std::unique_ptr<Input> current;
+    if (!current || current->options_.workload != w || current->options_.statements != n) {
+      current.reset();  // free the previous input before building the next
+      current = std::make_unique<Input>(w, n);
+    }
+    return *current;
+  }
+
+ private:
+  bench::GeneratorOptions options_;
+  ir::Program program_;
+  std::size_t statements_;
+  std::optional<std::string> text_;
+  ir::Program twin_;
+};
+
+// Switches callgrind's instrumentation on and off; nothing when not running under it.
+void instrument(bool on) {
+#ifdef TILEWRIGHT_BENCH_CALLGRIND
+  if (on)
+    CALLGRIND_START_INSTRUMENTATION;
+  else
+    CALLGRIND_STOP_INSTRUMENTATION;
+#else
+  (void)on;
+#endif
+}
+
+// Runs `op` in the timed loop and reports the per-statement counters.
+template <class Op>
+void measure(benchmark::State& state, std::size_t statements, Op&& op) {
+  const bench::AllocationCounters before = bench::allocation_counters();
+  bench::reset_peak();
+  instrument(true);
+  for (auto _ : state) {
+    auto result = op();
+    benchmark::DoNotOptimize(result);
+  }
+  instrument(false);
+  const bench::AllocationCounters after = bench::allocation_counters();
+  const auto n = static_cast<double>(statements);
+  const auto iterations = static_cast<double>(state.iterations());
+  using C = benchmark::Counter;
+  state.counters["stmts"] = n;
+  state.counters["stmts/s"] = C(n, C::kIsIterationInvariantRate);
+  state.counters["time/stmt"] =
+      C(n, static_cast<C::Flags>(C::kIsIterationInvariantRate | C::kInvert));
+  state.counters["alloc/stmt"] =
+      C(static_cast<double>(after.allocated - before.allocated) / iterations / n);
+  state.counters["peak/stmt"] = C(static_cast<double>(after.peak - before.live) / n);
+}
+
+// The identity walk: what any Mutator-based pass costs before it rewrites anything.
+ir::Program identity_walk(const ir::Program& program) {
+  std::vector<ir::Function> functions;
+  functions.reserve(program->functions.size());
+  for (const auto& f : program->functions) {
+    ir::IdentityMutator m;
+    functions.push_back(m.mutate_function(f));
+  }
+  return functions == program->functions ? program
+                                         : ir::make_program(program->name, std::move(functions));
+}
+
+void bm_build(benchmark::State& state, Workload w, std::size_t n) {
+  const std::size_t statements = Input::get(w, n).statements();
+  measure(state, statements, [&] { return bench::generate_program({w, n}); });
+  const std::size_t live_before = bench::allocation_counters().live;
+  ir::Program kept = bench::generate_program({w, n});
+  state.counters["ir/stmt"] = static_cast<double>(bench::allocation_counters().live - live_before) /
+                              static_cast<double>(statements);
+}
+
+void bm_parse(benchmark::State& state, Workload w, std::size_t n) {
+  Input& in = Input::get(w, n);
+  const std::string& source = in.text();
+  if (!ir::structural_equal(text::parse_program(source, "bench.pto"), in.program()))
+    return state.SkipWithError("the printed program does not parse back to itself");
+  measure(state, in.statements(), [&] { return text::parse_program(source, "bench.pto"); });
+}
+
+void bm_print(benchmark::State& state, Workload w, std::size_t n) {
+  Input& in = Input::get(w, n);
+  measure(state, in.statements(), [&] { return text::print(in.program()); });
+}
+
+void bm_structural_equal(benchmark::State& state, Workload w, std::size_t n) {
+  Input& in = Input::get(w, n);
+  const ir::Program& twin = in.twin();
+  if (!ir::structural_equal(in.program(), twin))
+    return state.SkipWithError("the generator is not deterministic");
+  measure(state, in.statements(), [&] { return ir::structural_equal(in.program(), twin); });
+}
+
+void bm_identity_walk(benchmark::State& state, Workload w, std::size_t n) {
+  Input& in = Input::get(w, n);
+  if (identity_walk(in.program()) != in.program())
+    return state.SkipWithError("the identity walk changed the program");
+  measure(state, in.statements(), [&] { return identity_walk(in.program()); });
+}
+
+template <class Pass>
+void bm_pass(benchmark::State& state, const Pass& pass, Workload w, std::size_t n) {
+  Input& in = Input::get(w, n);
+  pass::PassContext check;
+  if (pass(in.program(), check) == in.program())
+    return state.SkipWithError("the pass found nothing to rewrite");
+  measure(state, in.statements(), [&] {
+    pass::PassContext ctx;
+    return pass(in.program(), ctx);
+  });
+}
+
+template <class Run>
+void register_family(const std::string& what, std::initializer_list<Workload> workloads, Run run) {
+  for (Workload w : workloads)
+    for (std::size_t n : sizes()) {
+      std::string name =
+          what + "/" + std::string(bench::workload_name(w)) + "/" + std::to_string(n);
+      benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& state) {
+        run(state, w, n);
+      })->Unit(benchmark::kMillisecond);
+    }
+}
+
+// A pass object (an inline constexpr global of its header) on the workload made for it.
+template <class Pass>
+void register_pass(const Pass& pass, Workload w) {
+  register_family(std::string(Pass::info.name), {w},
+                  [&pass](benchmark::State& state, Workload workload, std::size_t n) {
+                    bm_pass(state, pass, workload, n);
+                  });
+}
+
+[[maybe_unused]] const bool registered = [] {
+  constexpr auto views = Workload::strided_views;
+  constexpr auto allocated = Workload::allocated_tiles;
+  constexpr auto nd = Workload::nd_tiles;
+  register_family("build", {views, allocated, nd}, bm_build);
+  register_family("parse", {views, allocated, nd}, bm_parse);
+  register_family("print", {views, allocated, nd}, bm_print);
+  register_family("structural_equal", {views, allocated, nd}, bm_structural_equal);
+  register_family("identity_walk", {views, allocated, nd}, bm_identity_walk);
+  register_pass(passes::materialize_tensor_strides, views);
+  register_pass(passes::fold_no_op_reshape, allocated);
+  register_pass(passes::flatten_tile_nd_to_2d, nd);
+  return true;
+}();
+
+}  // namespace
