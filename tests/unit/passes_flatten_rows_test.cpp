@@ -3,6 +3,7 @@
 // here in tests/ that cites it. This test reads both and fails naming any row left unpinned.
 #include <doctest/doctest.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
