@@ -84,6 +84,20 @@ struct dispatch_table {
   }
 };
 
+template <class R>
+constexpr bool rule_needs_uses() {
+  if constexpr (requires { R::needs_uses; })
+    return R::needs_uses;
+  else
+    return false;
+}
+// Whether any rule of the set asks for use counts (then the driver counts before walking).
+template <class Rules, std::size_t... I>
+constexpr bool any_needs_uses(std::index_sequence<I...>) {
+  return (false || ... ||
+          rule_needs_uses<std::remove_cvref_t<decltype(boost::hana::at_c<I>(std::declval<Rules>()))>>());
+}
+
 }  // namespace detail
 
 template <class Derived, class Rules, class Ctx = no_context>
@@ -147,15 +161,7 @@ class RuleWalker : public ir::Mutator<Derived> {
   Derived& self_() noexcept { return static_cast<Derived&>(*this); }
 
  private:
-  static constexpr bool needs_uses_ = [] {
-    return []<std::size_t... I>(std::index_sequence<I...>) {
-      return (false || ... || [] {
-        using R = std::remove_cvref_t<decltype(boost::hana::at_c<I>(std::declval<Rules>()))>;
-        if constexpr (requires { R::needs_uses; }) return R::needs_uses;
-        else return false;
-      }());
-    }(std::make_index_sequence<size>{});
-  }();
+  static constexpr bool needs_uses_ = detail::any_needs_uses<Rules>(std::make_index_sequence<size>{});
 
   void prepare(const ir::Stmt& root) {
     if constexpr (needs_uses_) uses_ = count_uses(root);
