@@ -47,22 +47,5 @@ TEST_CASE("golden: materialize_tensor_strides") { check_folder("materialize_tens
 TEST_CASE("golden: fold_no_op_reshape") { check_folder("fold_no_op_reshape"); }
 
 
-// FL-02…FL-49, FL-57 (offsets check), BK-…: every FlattenTileNdTo2D case except the batched
-// matmul ones.
-TEST_CASE("golden: flatten_tile_nd_to_2d") { check_folder("flatten_tile_nd_to_2d", "bmm_", true); }
-
-// FL-50…FL-66: the bmm_* cases belong to the separate batched-matmul lowering issue. Until it
-// lands the pass must reject every one of them with its "not supported yet" error — never
-// pass them through half-lowered. When the lowering lands, drop this test and the skip above.
-TEST_CASE("golden: flatten_tile_nd_to_2d bmm_* cases are rejected until batched matmul is lowered") {
-  std::size_t seen = 0;
-  for (const auto& name : golden::cases("flatten_tile_nd_to_2d")) {
-    if (!name.starts_with("bmm_")) continue;
-    CAPTURE(name);
-    ++seen;
-    golden::Outcome out = golden::run_case("flatten_tile_nd_to_2d", name);
-    CHECK(out.error.has_value());
-    if (out.error) CHECK_MESSAGE(out.error->message.find("is not supported yet") != std::string::npos, out.error->message);
-  }
-  CHECK(seen == 32);
-}
+// FL-02…FL-63, BK-01: every FlattenTileNdTo2D case, the 32 batched-matmul ones included.
+TEST_CASE("golden: flatten_tile_nd_to_2d") { check_folder("flatten_tile_nd_to_2d", {}, true); }

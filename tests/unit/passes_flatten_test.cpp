@@ -5,60 +5,14 @@
 
 #include <string>
 
+#include "flatten_test_util.hpp"
 #include "tilewright/ir/structural_equal.hpp"
 #include "tilewright/pass/verify.hpp"
-#include "tilewright/passes/flatten_tile_nd_to_2d/pass.hpp"
 #include "tilewright/passes/registry.hpp"
-#include "tilewright/text/parser.hpp"
-#include "tilewright/text/printer.hpp"
 
 using namespace tilewright;
 
-namespace {
-
-// A one-function program: `dynamics` are `X = pl.dynamic("X")` lines, `function` the
-// decorated function, indented by four spaces.
-std::string program_text(const std::string& function, const std::string& dynamics = "") {
-  return "# pypto.program: P\nimport pypto.language as pl\n\n" + dynamics + "@pl.program\nclass P:\n" + function;
-}
-
-const std::string incore = "    @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)\n";
-
-ir::Program parse(const std::string& text) { return text::parse_program(text, "flatten_test.pto"); }
-
-ir::Program flatten(const ir::Program& p) {
-  pass::PassContext ctx;
-  return passes::flatten_tile_nd_to_2d(p, ctx);
-}
-
-bool contains(const std::string& haystack, const std::string& needle) {
-  return haystack.find(needle) != std::string::npos;
-}
-
-// The diagnostic the pass raises on `text`.
-ir::Diagnostic error_of(const std::string& text) {
-  auto p = parse(text);
-  try {
-    flatten(p);
-  } catch (const ir::Error& e) {
-    return e.diagnostic();
-  }
-  FAIL("the pass accepted a program it must reject");
-  return {};
-}
-
-// The top-level statements of the first function's body.
-std::vector<ir::Stmt> body_of(const ir::Program& p) { return ir::body_stmts(p->functions[0]->body); }
-
-const ir::TileType& tile_of(const ir::Stmt& s) { return *ir::tile_type(ir::as<ir::Assign>(s)->var); }
-
-std::vector<std::int64_t> ints(const std::vector<ir::Expr>& dims) {
-  std::vector<std::int64_t> out;
-  for (const auto& d : dims) out.push_back(ir::const_int(d).value_or(-1));
-  return out;
-}
-
-}  // namespace
+using namespace flatten_test;
 
 TEST_CASE("FL-09/FL-13/FL-22/FL-38: the seed example [2, 3, 4] becomes [6, 4], the store keeps the ND partition") {
   auto before = parse(program_text(incore + R"(    def main_incore_0(x: pl.Tensor[[2, 3, 4], pl.FP32], out_0: pl.Out[pl.Tensor[[2, 3, 4], pl.FP32]]) -> pl.Tensor[[2, 3, 4], pl.FP32]:
@@ -270,18 +224,6 @@ TEST_CASE("FL-14: a natural NZ Mat load whose window is not a band of rows is re
         return out_1)"));
   CHECK(contains(d.message, "not one contiguous band of rows"));
   CHECK(d.span.line == 8);
-}
-
-TEST_CASE("FL-50…FL-66 pending: batched matmul is rejected with a clear not-supported error") {
-  auto d = error_of(program_text(incore + R"(    def kernel(lhs: pl.Tensor[[2, 16, 32], pl.FP16], rhs: pl.Tensor[[2, 32, 16], pl.FP16], out_0: pl.Out[pl.Tensor[[2, 16, 16], pl.FP32]]) -> pl.Tensor[[2, 16, 16], pl.FP32]:
-        a: pl.Tile[[2, 16, 32], pl.FP16, pl.Mem.Mat] = pl.tile.load(lhs, [0, 0, 0], [2, 16, 32], [2, 16, 32], target_memory=pl.Mem.Mat)
-        b: pl.Tile[[2, 32, 16], pl.FP16, pl.Mem.Mat] = pl.tile.load(rhs, [0, 0, 0], [2, 32, 16], [2, 32, 16], target_memory=pl.Mem.Mat)
-        c: pl.Tile[[2, 16, 16], pl.FP32, pl.Mem.Acc] = pl.tile.batch_matmul(a, b)
-        out_1: pl.Tensor[[2, 16, 16], pl.FP32] = pl.tile.store(c, [0, 0, 0], out_0)
-        return out_1)"));
-  CHECK(contains(d.message, "tile.batch_matmul is not supported yet"));
-  CHECK(contains(d.message, "pl.matmul"));
-  CHECK(d.span.line == 10);
 }
 
 TEST_CASE("FL-03: a failing pass leaves its input untouched") {

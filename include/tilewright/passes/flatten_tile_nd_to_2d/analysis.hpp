@@ -1,9 +1,10 @@
 #pragma once
 // FlattenTileNdTo2D, phase 1 (FL-03): a read-only walk over the whole function that rejects
-// every input the rewrite cannot lower, before anything is rewritten. Each error carries the
-// span of the offending statement and says how to fix the kernel.
+// every input the rewrite cannot lower, before anything is rewritten, and the plans the
+// rewrite follows. Each error carries the span of the offending statement and says how to
+// fix the kernel.
 //
-// Checked here (FL-05, FL-06, FL-07b–d, FL-14, FL-24, FL-33, FL-57):
+// Checked here (FL-05, FL-06, FL-07b–d, FL-14, FL-24, FL-33, FL-50, FL-51, FL-57, FL-60):
 //   * a >2D tile with a dynamic physical dim (the two fixes: chunk the dim, or reshape to 2D
 //     before the InCore scope);
 //   * tile.read / tile.write / tile.slice on a >2D tile;
@@ -11,9 +12,13 @@
 //     or whose written box is not one band of rows once merged;
 //   * tile.transpose of a >2D tile that moves a batch axis, or names an axis out of range;
 //   * a store into a rank>2 tensor that no partition window describes;
-//   * a natural NZ Mat load whose window is not one band of rows (unless it feeds a batched
-//     matmul, which re-emits it per batch);
-//   * a tile.store consuming a tile.batch_matmul result whose offsets miss the batch axes.
+//   * a natural NZ Mat load whose window is not one band of rows (unless the batched-matmul
+//     lowering drops it and re-loads it page by page);
+//   * a tile.store consuming a tile.batch_matmul result whose offsets miss the batch axes;
+//   * batched matmuls the unroll cannot read: operands that do not broadcast, an
+//     accumulator that is not one named 2D tile of the pages' shape once flattened.
+// Planned here: the batched-matmul routes and drops (batch_matmul_plan.hpp) and the packed
+// accumulators (acc_packing.hpp, whose own rejections are raised while planning).
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -22,7 +27,9 @@
 
 #include "tilewright/ir/walk.hpp"
 #include "tilewright/math/partition_window.hpp"
-#include "tilewright/passes/flatten_tile_nd_to_2d/context.hpp"
+#include "tilewright/passes/flatten_tile_nd_to_2d/acc_packing.hpp"
+#include "tilewright/passes/flatten_tile_nd_to_2d/batch_geometry.hpp"
+#include "tilewright/passes/flatten_tile_nd_to_2d/batch_matmul_plan.hpp"
 #include "tilewright/passes/flatten_tile_nd_to_2d/shape.hpp"
 
 namespace tilewright::passes::flatten {
@@ -119,8 +126,9 @@ inline std::optional<std::string> nz_window_problem(const ir::Call& load, const 
 
 class Preconditions {
  public:
+  explicit Preconditions(const BatchMatmulPlan& plan) : plan_(&plan) {}
+
   void check(const ir::FunctionNode& f) {
-    collect_batch_matmul_operands(f.body);
     ir::for_each_stmt(f.body, [&](const ir::Stmt& s) {
       if (auto* seq = ir::as<ir::Seq>(s))
         for (std::size_t i = 0; i + 1 < seq->stmts.size(); ++i) check_batch_matmul_store(seq->stmts[i], seq->stmts[i + 1]);
@@ -128,14 +136,14 @@ class Preconditions {
       if (!value) return;
       const ir::Call& call = *ir::as<ir::Call>(*value);
       if (!tile_ops_.contains(call.callee.op)) return;
-      auto* a = ir::as<ir::Assign>(s);
-      check_call(a ? a->var.get() : nullptr, *value, call, s->span);
+      check_call(s, *value, call);
     });
   }
 
  private:
-  void check_call(const ir::ExprNode* var, const ir::Expr& value, const ir::Call& call, const ir::Span& span) {
+  void check_call(const ir::Stmt& s, const ir::Expr& value, const ir::Call& call) {
     const OpIds& op = op_ids();
+    const ir::Span& span = s->span;
     check_static_dims(call.callee.op, value->type, span);
     for (const auto& a : call.args) check_static_dims(call.callee.op, a->type, span);
 
@@ -149,42 +157,17 @@ class Preconditions {
     if (call.callee.op == op.assemble && nd_arg0) check_assemble(call, *arg0, span);
     if (call.callee.op == op.transpose && nd_arg0) check_transpose(call, *arg0, span);
     if (call.callee.op == op.store) check_store(call, span);
-    if (call.callee.op == op.load) check_nz_load(var, value, call, span);
+    if (call.callee.op == op.load) check_nz_load(s, value, call);
   }
 
-  // FL-14: a natural NZ load's window must collapse — unless the load feeds a batched
-  // matmul, whose lowering re-emits a non-contiguous operand one batch at a time (FL-54).
-  void check_nz_load(const ir::ExprNode* var, const ir::Expr& value, const ir::Call& call,
-                     const ir::Span& span) const {
+  // FL-14: a natural NZ load's window must collapse — unless the batched-matmul lowering
+  // drops the load and re-loads it one page at a time (FL-54, FL-55).
+  void check_nz_load(const ir::Stmt& s, const ir::Expr& value, const ir::Call& call) const {
     auto* result = ir::tile_type(value);
     auto* source = call.args.empty() ? nullptr : ir::tensor_type(call.args[0]);
     if (!result || !source || !is_natural_nz_load(*result, *source)) return;
-    if (var && bmm_operands_.contains(var)) return;
-    if (auto problem = nz_window_problem(call, *result, *source)) reject(*problem, span);
-  }
-
-  // The Vars that reach a tile.batch_matmul[_acc] operand, walking back through the
-  // tile.transpose_view / tile.reshape that may sit between a load and the matmul (FL-55).
-  void collect_batch_matmul_operands(const ir::Stmt& body) {
-    const OpIds& op = op_ids();
-    std::unordered_map<const ir::ExprNode*, const ir::Call*> view_of;
-    std::vector<ir::Expr> operands;
-    ir::for_each_stmt(body, [&](const ir::Stmt& s) {
-      auto* a = ir::as<ir::Assign>(s);
-      auto* c = a ? ir::as<ir::Call>(a->value) : nullptr;
-      if (!c) return;
-      if ((c->callee.op == op.transpose_view || c->callee.op == op.reshape) && !c->args.empty())
-        view_of.emplace(a->var.get(), c);
-      const std::size_t first = c->callee.op == op.batch_matmul ? 0 : c->callee.op == op.batch_matmul_acc ? 1 : 9;
-      for (std::size_t i = first; i < first + 2 && i < c->args.size(); ++i) operands.push_back(c->args[i]);
-    });
-    for (const ir::Expr& operand : operands) {
-      const ir::ExprNode* v = operand.get();
-      while (v && bmm_operands_.insert(v).second) {
-        auto it = view_of.find(v);
-        v = it == view_of.end() ? nullptr : it->second->args[0].get();
-      }
-    }
+    if (plan_->dropped_kind(s.get())) return;
+    if (auto problem = nz_window_problem(call, *result, *source)) reject(*problem, s->span);
   }
 
   // FL-05.
@@ -271,11 +254,81 @@ class Preconditions {
              consumer->span);
   }
 
+  const BatchMatmulPlan* plan_;
   TileOpTable tile_ops_;
-  std::unordered_set<const ir::ExprNode*> bmm_operands_;
 };
 
-// FL-03: raises the first precondition error of `f`, or returns having changed nothing.
-inline void check_preconditions(const ir::FunctionNode& f) { Preconditions{}.check(f); }
+// A type's kind, for messages about a value of the wrong kind.
+inline std::string_view type_kind(const ir::Type& t) {
+  if (ir::as<ir::TileType>(t)) return "TileType";
+  if (ir::as<ir::TensorType>(t)) return "TensorType";
+  if (ir::as<ir::ScalarType>(t)) return "ScalarType";
+  if (ir::as<ir::TupleType>(t)) return "TupleType";
+  return "an untyped value";
+}
+
+// FL-50, FL-51, FL-60: the operands, result and accumulator of every batched matmul are what
+// the unroll reads. The op's own deduction rules most of this out; hand-built IR reaches it.
+inline void check_batch_matmuls(const ir::FunctionNode& f, const BatchMatmulPlan& plan, const AccPacking& packing) {
+  std::unordered_set<const ir::ExprNode*> params;
+  for (const auto& p : f.params) params.insert(p.var.get());
+  ir::for_each_stmt(f.body, [&](const ir::Stmt& s) {
+    const BatchMatmulSite* site = plan.site(s.get());
+    if (!site) return;
+    const ir::Call& call = *site->call;
+    const bool acc = call.callee.op == op_ids().batch_matmul_acc;
+    const std::string op(ir::op_name(call.callee.op));
+    const std::size_t l = acc ? 1 : 0;
+    if (call.args.size() < l + 2) return;  // the registry's arity check owns this
+    for (std::size_t i : {l, l + 1})
+      if (!ir::tile_type(call.args[i]))
+        reject(op + " " + (i == l ? "lhs" : "rhs") + " expects TileType operand, but got " +
+                   std::string(type_kind(call.args[i]->type)),
+               s->span);
+    if (!ir::tile_type(*ir::stmt_call_expr(s))) reject(op + " expects TileType result", s->span);
+    BatchGeometry g = batch_geometry(*ir::tile_type(call.args[l]), *ir::tile_type(call.args[l + 1]), op, s->span);
+    if (!acc) return;
+    // FL-60: the accumulator, as the rewrite will see it.
+    const ir::Expr& a = call.args[0];
+    if (!ir::is_var_like(a))
+      reject(op + " acc must be a Var/IterArg after substitution, got " + std::string(type_kind(a->type)) +
+                 " expression; bind the accumulator to a name first",
+             s->span);
+    auto* t = ir::tile_type(a);
+    if (!t) reject(op + " acc must be TileType, got " + std::string(type_kind(a->type)), s->span);
+    if (packing.of(a.get())) return;  // [M, B*N] by construction
+    std::vector<ir::Expr> shape = t->shape;
+    if (!params.contains(a.get()) && is_flattenable(*t)) shape = merged_shape(t->shape, op + " acc", s->span);
+    if (shape.size() != 2)
+      reject(op + " expects acc to be 2D after flatten, got rank " + std::to_string(shape.size()) +
+                 "; a function parameter keeps its type, so pass the accumulator in as a 2D tile or create it in "
+                 "the function",
+             s->span);
+    auto rows = ir::const_int(shape[0]), cols = ir::const_int(shape[1]);
+    if (!rows || !cols) reject(op + " expects static acc dims after flatten, got " + dims_text(shape), s->span);
+    if (*rows != g.pages * g.m)
+      reject(op + " acc rows " + std::to_string(*rows) + " != batch_count(" + std::to_string(g.pages) + ") * M(" +
+                 std::to_string(g.m) + "): the accumulator must hold one [M, N] page per output batch",
+             s->span);
+    if (*cols != g.n)
+      reject(op + " acc cols " + std::to_string(*cols) + " != N(" + std::to_string(g.n) + ")", s->span);
+  });
+}
+
+// The plans the rewrite follows; computing them raises every error a kernel can cause.
+struct FunctionAnalysis {
+  BatchMatmulPlan batch;
+  AccPacking packing;
+};
+
+// FL-03: raises the first error of `f`, or returns the plans having changed nothing.
+inline FunctionAnalysis analyze(const ir::FunctionNode& f, const backend::BackendInfo& backend) {
+  FunctionAnalysis a;
+  a.batch = BatchMatmulPlanner(backend).plan(f);
+  Preconditions(a.batch).check(f);
+  a.packing = plan_acc_packing(f, backend);
+  check_batch_matmuls(f, a.batch, a.packing);
+  return a;
+}
 
 }  // namespace tilewright::passes::flatten

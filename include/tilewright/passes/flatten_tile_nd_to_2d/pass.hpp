@@ -5,12 +5,14 @@
 // the 2D tile that holds the same elements in the same order — [d0, …, d(n-2), d(n-1)]
 // becomes [d0*…*d(n-2), d(n-1)] — and adapts the ops whose meaning depends on the rank:
 // NZ Mat loads, stores into ND tensors, create/full, assemble offsets, transposes and
-// reshapes. Phases per function: analysis (every precondition error, nothing rewritten yet),
-// then the rewrite. The TileOps2D verifier checks the result independently.
-// Batched matmul (FL-50…FL-66) is not lowered yet; see rules/batch_matmul.hpp.
+// reshapes — and unrolls batched matmul into one 2D matmul per page (FL-50…FL-65). Phases
+// per function: analysis (every precondition error and the plans, nothing rewritten yet),
+// the rewrite, then the loop-carry valid_shape repair (FL-66). The TileOps2D verifier checks
+// the result independently.
 #include "tilewright/ops/catalog.hpp"
 #include "tilewright/pass/pass.hpp"
 #include "tilewright/passes/flatten_tile_nd_to_2d/analysis.hpp"
+#include "tilewright/passes/flatten_tile_nd_to_2d/narrow_carry.hpp"
 #include "tilewright/passes/flatten_tile_nd_to_2d/walker.hpp"
 
 namespace tilewright::passes {
@@ -30,13 +32,14 @@ struct FlattenTileNdTo2D : pass::FunctionPass<FlattenTileNdTo2D> {
   // program is never altered (it is immutable anyway).
   ir::Function run_function(const ir::Function& f, pass::PassContext& ctx) const {
     if (!ir::is_incore(f->type) || !f->body) return f;
-    flatten::check_preconditions(*f);
-    flatten::FlattenContext context(ops::builtin_registry(), ctx.backend);
+    const flatten::FunctionAnalysis analysis = flatten::analyze(*f, ctx.backend);
+    flatten::FlattenContext context(ops::builtin_registry(), ctx.backend, &analysis);
     flatten::FlattenWalker walker(flatten::flatten_rules, context);
     // FL-03: parameters keep their types; their uses in the body stay the same Vars.
     for (const auto& p : f->params) walker.substitute(p.var, p.var);
     ir::Stmt body = walker.run(f->body);
     walker.report(ctx.stats, info.name);
+    if (body != f->body) body = flatten::narrow_acc_carries(body, ops::builtin_registry());
     if (body == f->body) return f;
     ir::FunctionNode copy = *f;
     copy.body = std::move(body);

@@ -31,6 +31,16 @@ inline bool is_flattenable(const ir::TileType& t) noexcept {
   return true;
 }
 
+[[noreturn]] inline void throw_dynamic_dim(const std::vector<ir::Expr>& shape, std::string_view context,
+                                           const ir::Span& span) {
+  ir::throw_user_error(std::string(pass_name),
+                       "found a dynamic (non-constant) dimension in " + std::string(context) + " " + dims_text(shape) +
+                           ", but flattening >2D tiles to 2D (and unrolling batched matmul) requires every tile "
+                           "dimension to be a compile-time constant; keep the physical tile static and put the "
+                           "runtime extent in valid_shape",
+                       span);
+}
+
 // FL-09: [d0, …, d(n-2), d(n-1)] → [d0*…*d(n-2), d(n-1)]. `context` names what is being
 // merged, for the message. Every dim must be a constant: a tile maps onto a fixed buffer.
 inline std::vector<ir::Expr> merged_shape(const std::vector<ir::Expr>& shape, std::string_view context,
@@ -52,15 +62,28 @@ inline std::vector<ir::Expr> merged_shape(const std::vector<ir::Expr>& shape, st
                                  " (merged=" + std::to_string(e.merged) + ", dim=" + std::to_string(e.dim) + ")",
                              span);
       default:
-        ir::throw_user_error(std::string(pass_name),
-                             "found a dynamic (non-constant) dimension" + where + " " + dims_text(shape) +
-                                 ", but flattening >2D tiles to 2D requires every tile dimension to be a "
-                                 "compile-time constant; keep the physical tile static and put the runtime "
-                                 "extent in valid_shape",
-                             span);
+        throw_dynamic_dim(shape, context, span);
     }
   }
   return {ir::make_int((*merged)[0], ir::DataType::INDEX, span), shape.back()};
+}
+
+// FL-09/FL-51: the dims of a tile whose every extent the rewrite must know — a batched
+// matmul is unrolled page by page, so its operands' batch and matrix dims are numbers.
+inline std::vector<std::int64_t> static_dims(const std::vector<ir::Expr>& shape, std::string_view context,
+                                             const ir::Span& span) {
+  std::vector<std::int64_t> out;
+  out.reserve(shape.size());
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    auto d = ir::const_int(shape[i]);
+    if (!d) throw_dynamic_dim(shape, context, span);
+    if (*d <= 0)
+      ir::throw_user_error(std::string(pass_name), "tile dimension " + std::to_string(i) + " must be positive in " +
+                                                       std::string(context) + ", got " + std::to_string(*d),
+                           span);
+    out.push_back(*d);
+  }
+  return out;
 }
 
 // FL-10: the valid shape merged like the physical one, tolerating symbolic extents: the

@@ -5,6 +5,8 @@
 // all get the 2D type consistently (FL-40…FL-45) without a rule; the rules handle the ops
 // whose operands or structure change. Before the rules see a statement the walker records
 // the statement as written in the context; afterwards it applies the Var rebinds they made.
+// The names of a column-packed accumulator (FL-64, FL-65) get the packed type instead, the
+// same way, so one chain stays one buffer of one type across blocks and loop carries.
 #include <unordered_map>
 #include <utility>
 
@@ -15,7 +17,22 @@ namespace tilewright::passes::flatten {
 
 class FlattenWalker : public rewrite::RuleWalker<FlattenWalker, FlattenRules, FlattenContext> {
  public:
-  using RuleWalker::RuleWalker;
+  FlattenWalker(FlattenRules rules, FlattenContext& ctx) : RuleWalker(std::move(rules), ctx) {
+    ctx.set_resolver([this](const ir::Expr& e) { return mutate_expr(e); });
+  }
+  // The context holds a pointer back to this walker.
+  FlattenWalker(const FlattenWalker&) = delete;
+  FlattenWalker& operator=(const FlattenWalker&) = delete;
+
+  ir::Expr mutate_definition(const ir::Expr& e) {
+    const AccPack* pack = context().packing().of(e.get());
+    if (!pack) return ir::Mutator<FlattenWalker>::mutate_definition(e);
+    auto* t = ir::tile_type(e);
+    auto fields = ir::map_children(e->v, *this);  // an iter_arg's initial value
+    ir::Expr fresh = ir::make_expr(fields ? std::move(*fields) : e->v, pack->tile_type(t ? t->memref : nullptr), e->span);
+    substitute(e, fresh);
+    return fresh;
+  }
 
   ir::Type mutate_type(const ir::Type& t) {
     if (!t) return t;

@@ -13,9 +13,23 @@
 // a batched matmul, whose lowering re-emits such an operand one batch at a time (FL-54):
 // those keep their ND window here.
 #include "tilewright/passes/flatten_tile_nd_to_2d/analysis.hpp"
+#include "tilewright/passes/flatten_tile_nd_to_2d/context.hpp"
 #include "tilewright/rewrite/op_set.hpp"
 
 namespace tilewright::passes::flatten {
+
+// FL-15: tensor.view(src, [prod(leading), last]) — with the collapsed valid shape when the
+// source is partially valid, and an explicit empty valid operand when it carries a pad.
+// The 2D source a natural NZ load (whole, or one batch page, FL-54) is issued on.
+inline ir::Expr collapsed_tensor_view(const FlattenContext& ctx, const ir::Expr& src, const ir::TensorType& t) {
+  const ir::Span& span = ctx.call_span();
+  std::vector<ir::Expr> args{src, ctx.tuple({leading_product(t.shape, span), t.shape.back()})};
+  if (t.view && !t.view->valid_shape.empty())
+    args.push_back(ctx.tuple(merged_valid_shape(t.view->valid_shape, span)));
+  else if (t.view && t.view->pad != ir::PadValue::null)
+    args.push_back(ctx.tuple({}));
+  return ctx.call(op_ids().tensor_view, std::move(args));
+}
 
 struct FlattenLoad {
   static constexpr std::string_view name = "flatten-load";
@@ -31,25 +45,12 @@ struct FlattenLoad {
     const auto& valid = ir::as<ir::MakeTuple>(call.args[call.args.size() > 3 ? 3 : 2])->elements;
 
     const ir::Expr view =
-        ctx.emit(std::string(ir::name_hint(ctx.original_var())) + "_view2d", collapsed_source_view(ctx, call.args[0], *source));
+        ctx.emit(std::string(ir::name_hint(ctx.original_var())) + "_view2d", collapsed_tensor_view(ctx, call.args[0], *source));
     const ir::Span& span = ctx.call_span();
     std::vector<ir::Expr> args{view, ctx.tuple(collapsed_offset(offsets, source->shape, span)),
                                ctx.tuple(merged_shape(shapes, "tile.load window", span)),
                                ctx.tuple(merged_valid_shape(valid, span))};
     return ctx.finish(stmt, ctx.call(call.callee.op, std::move(args), call.kwargs, call.attrs));
-  }
-
- private:
-  // FL-15: tensor.view(src, [prod(leading), last]) — with the collapsed valid shape when the
-  // source is partially valid, and an explicit empty valid operand when it carries a pad.
-  static ir::Expr collapsed_source_view(FlattenContext& ctx, const ir::Expr& src, const ir::TensorType& t) {
-    const ir::Span& span = ctx.call_span();
-    std::vector<ir::Expr> args{src, ctx.tuple({leading_product(t.shape, span), t.shape.back()})};
-    if (t.view && !t.view->valid_shape.empty())
-      args.push_back(ctx.tuple(merged_valid_shape(t.view->valid_shape, span)));
-    else if (t.view && t.view->pad != ir::PadValue::null)
-      args.push_back(ctx.tuple({}));
-    return ctx.call(op_ids().tensor_view, std::move(args));
   }
 };
 

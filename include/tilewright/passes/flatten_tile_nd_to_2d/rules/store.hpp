@@ -8,6 +8,7 @@
 // FL-23: a tile operand still >2D here (hand-built IR; every producer the text can spell is
 // flattened by then) is first reshaped to 2D, since codegen stores 2D tiles only.
 #include "tilewright/passes/flatten_tile_nd_to_2d/analysis.hpp"
+#include "tilewright/passes/flatten_tile_nd_to_2d/context.hpp"
 #include "tilewright/rewrite/op_set.hpp"
 
 namespace tilewright::passes::flatten {

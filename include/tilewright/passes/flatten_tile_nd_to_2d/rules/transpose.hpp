@@ -17,6 +17,7 @@
 // A batch axis in the swap was rejected by the analysis (FL-33). The four-operand form is
 // already lowered and takes the generic path (FL-31).
 #include "tilewright/passes/flatten_tile_nd_to_2d/analysis.hpp"
+#include "tilewright/passes/flatten_tile_nd_to_2d/context.hpp"
 #include "tilewright/rewrite/op_set.hpp"
 
 namespace tilewright::passes::flatten {

@@ -1,0 +1,292 @@
+#pragma once
+// FL-66 (seed 003): the valid_shape repair of accumulator loop carries, run on a function
+// after its rewrite.
+//
+// When a batched matmul's lhs carries a narrowed valid_shape, the 2D matmul it becomes
+// produces a narrower valid region than the accumulator it flows into — but a loop carry is
+// typed from its initial value only, so it still claims the full box:
+//
+//   acc0    : [64, 256] INT32 Acc                           ← tile.create
+//   iter_arg: [64, 256] INT32 Acc                           ← typed from acc0
+//   yield   : [64, 256] INT32 Acc valid=[v, 256] compact    ← what the body produces
+//
+// The MAD writes L0C at a pitch of ceil(v/16)*16 rows, and a reader that trusts the full box
+// walks it at 64 rows, scrambling every block after the first. So the carry is re-declared,
+// before the loop, at the extent its yield proves, with the compact layout the MAD uses:
+//
+//   acc0_narrowed_storage = tile.create([64, 256], dtype=INT32, target_memory=Acc, compact=True)
+//   acc0_narrowed = tile.set_validshape(acc0_narrowed_storage, v, 256)
+//   for k, (acc,) in pl.range(…, init_values=(acc0_narrowed,)):   # acc: valid [v, 256], compact
+//
+// and everything downstream of the carry inside the body is deduced again by its op's own
+// deducer, as are the loop's results after it. Left alone are carries that are not Acc, whose
+// seed is not a tile.create, whose narrowed extent is computed inside the body (it cannot be
+// named before the loop), whose yield is not provably within the declared extent, and those
+// where both readings of the buffer agree anyway (a single 16-row block: every valid row
+// count packs to 16).
+//
+// Three linear walks: an index (where each Var is defined, which definitions each loop
+// spans), the decisions (types only), and the rewrite, which settles a loop's carries before
+// visiting its body so the body is typed once.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "tilewright/ir/mutate.hpp"
+#include "tilewright/ir/structural_equal.hpp"
+#include "tilewright/ir/walk.hpp"
+#include "tilewright/math/l0c.hpp"
+#include "tilewright/ops/create.hpp"
+#include "tilewright/ops/deduce.hpp"
+#include "tilewright/passes/flatten_tile_nd_to_2d/op_ids.hpp"
+#include "tilewright/passes/flatten_tile_nd_to_2d/shape.hpp"
+
+namespace tilewright::passes::flatten {
+
+class CarryNarrower : public ir::Mutator<CarryNarrower> {
+ public:
+  explicit CarryNarrower(const ops::Registry& registry) : registry_(&registry) {}
+
+  ir::Stmt run(const ir::Stmt& body) {
+    index(body);
+    decide(body);
+    if (decisions_.empty()) return body;
+    return mutate_stmt(body);
+  }
+
+  ir::Stmt mutate_stmt(const ir::Stmt& s) {
+    if (auto* f = ir::as<ir::For>(s)) return loop(s, f->iter_args);
+    if (auto* w = ir::as<ir::While>(s)) return loop(s, w->iter_args);
+    return ir::Mutator<CarryNarrower>::mutate_stmt(s);
+  }
+
+  // A call whose operands moved is deduced again; a result whose type changed gets a new Var.
+  ir::Stmt rewrite_stmt(const ir::Stmt& rebuilt, const ir::Stmt& original) {
+    if (auto* a = ir::as<ir::Assign>(rebuilt)) return rebind(rebuilt, *a, *ir::as<ir::Assign>(original));
+    if (auto* i = ir::as<ir::If>(rebuilt)) return retype_results(rebuilt, i->return_vars, i->then_body, *i);
+    return rebuilt;
+  }
+
+ private:
+  // ---- index ---------------------------------------------------------------------------
+  void define(const ir::ExprNode* v) { clock_of_.emplace(v, ++clock_); }
+
+  void index(const ir::Stmt& s) {
+    if (!s) return;
+    if (auto* seq = ir::as<ir::Seq>(s)) {
+      for (const auto& x : seq->stmts) index(x);
+    } else if (auto* a = ir::as<ir::Assign>(s)) {
+      define(a->var.get());
+      if (auto* c = ir::as<ir::Call>(a->value)) creates_.emplace(a->var.get(), c->callee.op == op_ids().create);
+    } else if (auto* i = ir::as<ir::If>(s)) {
+      for (const auto& rv : i->return_vars) define(rv.get());
+      index(i->then_body);
+      index(i->else_body);
+    } else if (auto* f = ir::as<ir::For>(s)) {
+      for (const auto& rv : f->return_vars) define(rv.get());
+      const std::size_t enter = ++clock_;
+      define(f->loop_var.get());
+      for (const auto& ia : f->iter_args) define(ia.get());
+      index(f->body);
+      spans_[s.get()] = {enter, ++clock_};
+    } else if (auto* w = ir::as<ir::While>(s)) {
+      for (const auto& rv : w->return_vars) define(rv.get());
+      const std::size_t enter = ++clock_;
+      for (const auto& ia : w->iter_args) define(ia.get());
+      index(w->body);
+      spans_[s.get()] = {enter, ++clock_};
+    } else if (auto* scope = ir::as<ir::Scope>(s)) {
+      index(scope->body);
+    }
+  }
+
+  // ---- decisions -------------------------------------------------------------------------
+  static const ir::Yield* trailing_yield(const ir::Stmt& body) {
+    if (auto* seq = ir::as<ir::Seq>(body)) return seq->stmts.empty() ? nullptr : ir::as<ir::Yield>(seq->stmts.back());
+    return ir::as<ir::Yield>(body);
+  }
+
+  void decide(const ir::Stmt& root) {
+    ir::for_each_stmt(root, [&](const ir::Stmt& s) {
+      if (auto* f = ir::as<ir::For>(s)) decide_loop(s, f->iter_args, f->body);
+      if (auto* w = ir::as<ir::While>(s)) decide_loop(s, w->iter_args, w->body);
+    });
+  }
+
+  void decide_loop(const ir::Stmt& loop, const std::vector<ir::Expr>& iter_args, const ir::Stmt& body) {
+    const ir::Yield* yield = trailing_yield(body);
+    if (iter_args.empty() || !yield || yield->values.size() != iter_args.size()) return;
+    for (std::size_t i = 0; i < iter_args.size(); ++i) {
+      auto* init = ir::tile_type(iter_args[i]);
+      auto* yielded = ir::tile_type(yield->values[i]);
+      auto narrowed = init && yielded ? narrowed_valid(*init, *yielded) : std::nullopt;
+      if (!narrowed || narrowed->size() != 2 || yielded->memory != ir::MemorySpace::Acc) continue;
+      if (pitches_coincide((*narrowed)[0], init->shape[0]) || !visible_before(*narrowed, loop.get())) continue;
+      const ir::Expr& seed = ir::as<ir::IterArg>(iter_args[i])->init;
+      auto c = ir::is_var_like(seed) ? creates_.find(seed.get()) : creates_.end();
+      if (c == creates_.end() || !c->second) continue;
+      decisions_.emplace(iter_args[i].get(), std::move(*narrowed));
+    }
+  }
+
+  // Per axis, the yield's extent where it differs and may be adopted: it is provably within
+  // the declared one, or the declared one is the whole box (every valid extent is bounded
+  // by the box, so a runtime extent is trusted to fit). nullopt when no axis narrows.
+  static std::optional<std::vector<ir::Expr>> narrowed_valid(const ir::TileType& init, const ir::TileType& yielded) {
+    if (init.shape.size() != yielded.shape.size()) return std::nullopt;
+    const auto& declared = ir::valid_shape(init);
+    const auto& proven = ir::valid_shape(yielded);
+    std::vector<ir::Expr> out = declared;
+    bool any = false;
+    for (std::size_t i = 0; i < declared.size(); ++i) {
+      if (ir::loosely_equal(proven[i], declared[i])) continue;
+      if (!ir::loosely_equal(declared[i], init.shape[i]) && ops::deduce::prove_le(proven[i], declared[i]) != true)
+        continue;
+      out[i] = proven[i];
+      any = true;
+    }
+    return any ? std::optional(std::move(out)) : std::nullopt;
+  }
+
+  // The compact and the physical reading of an Acc tile use the same block pitch: the valid
+  // rows fill the box, or round up to it (always so for a single 16-row block).
+  static bool pitches_coincide(const ir::Expr& valid_rows, const ir::Expr& rows) {
+    if (ir::loosely_equal(valid_rows, rows)) return true;
+    auto physical = ir::const_int(rows);
+    if (!physical) return false;
+    constexpr std::int64_t block = math::k_acc_block_dim;
+    if (auto v = ir::const_int(valid_rows)) return (*v + block - 1) / block * block == *physical;
+    return *physical == block;
+  }
+
+  // Every name the extents use is defined outside the loop, so the seed can be declared
+  // before it (an extent computed next to the slice it bounds cannot).
+  bool visible_before(const std::vector<ir::Expr>& extents, const ir::StmtNode* loop) const {
+    auto span = spans_.find(loop);
+    bool visible = true;
+    auto inside = [&](const ir::ExprNode* v) {
+      auto d = clock_of_.find(v);
+      return d != clock_of_.end() && d->second >= span->second.first && d->second < span->second.second;
+    };
+    for (const auto& e : extents) {
+      auto visit = [&](const auto& self, const ir::Expr& x) -> void {
+        if (!x || !visible) return;
+        if (ir::is_var_like(x)) {
+          visible = !inside(x.get());
+          return;
+        }
+        if (auto* b = ir::as<ir::Binary>(x)) {
+          self(self, b->lhs);
+          self(self, b->rhs);
+        } else if (auto* u = ir::as<ir::Unary>(x)) {
+          self(self, u->operand);
+        } else if (auto* c = ir::as<ir::Call>(x)) {
+          for (const auto& a : c->args) self(self, a);
+        }
+      };
+      visit(visit, e);
+    }
+    return visible;
+  }
+
+  // ---- rewrite ---------------------------------------------------------------------------
+  ir::Stmt loop(const ir::Stmt& s, const std::vector<ir::Expr>& iter_args) {
+    std::vector<ir::Stmt> prologue;
+    for (const auto& e : iter_args) {
+      const ir::IterArg& ia = *ir::as<ir::IterArg>(e);
+      ir::Expr init = mutate_expr(ia.init);
+      if (auto d = decisions_.find(e.get()); d != decisions_.end()) init = narrowed_seed(e, d->second, prologue);
+      if (!init->type || ir::structural_equal(init->type, e->type)) continue;
+      substitute(e, ir::make_iter_arg(ia.name.text, init->type, init, e->span));
+    }
+    ir::Stmt rebuilt = ir::Mutator<CarryNarrower>::mutate_stmt(s);
+    if (auto* f = ir::as<ir::For>(rebuilt)) rebuilt = retype_results(rebuilt, f->return_vars, f->body, *f);
+    if (auto* w = ir::as<ir::While>(rebuilt)) rebuilt = retype_results(rebuilt, w->return_vars, w->body, *w);
+    if (prologue.empty()) return rebuilt;
+    prologue.push_back(rebuilt);
+    return ir::make_seq(std::move(prologue), s->span);
+  }
+
+  // The seed declared at the narrowed extent: a compact box (unless its rows provably fill
+  // it), then its valid region.
+  ir::Expr narrowed_seed(const ir::Expr& iter_arg, const std::vector<ir::Expr>& valid, std::vector<ir::Stmt>& prologue) {
+    const ir::TileType& t = *ir::tile_type(iter_arg);
+    const std::string name = std::string(ir::name_hint(ir::as<ir::IterArg>(iter_arg)->init)) + "_narrowed";
+    const ir::Span& span = iter_arg->span;
+    ir::Kwargs kwargs{{"dtype", t.dtype}, {"target_memory", ir::MemorySpace::Acc}};
+    if (!ir::loosely_equal(valid[0], t.shape[0])) kwargs.emplace_back("compact", true);
+    auto bind = [&](std::string n, ir::Expr value) {
+      ir::Expr var = ir::make_var(std::move(n), value->type, span);
+      prologue.push_back(ir::make_stmt(ir::Assign{var, std::move(value)}, span));
+      return var;
+    };
+    ir::Expr storage = bind(name + "_storage", call(op_ids().create, {ir::make_tuple(t.shape, span)}, std::move(kwargs), span));
+    return bind(name, call(op_ids().set_validshape, {storage, mutate_expr(valid[0]), mutate_expr(valid[1])}, {}, span));
+  }
+
+  ir::Expr call(ir::OpId op, std::vector<ir::Expr> args, ir::Kwargs kwargs, const ir::Span& span,
+                const ir::Call* like = nullptr, ir::Type annotated = nullptr) const {
+    ir::Expr out = ops::create_call(*registry_->find(op), std::move(args), std::move(kwargs), span, std::move(annotated));
+    if (!like || like->attrs.empty()) return out;
+    ir::Call c = *ir::as<ir::Call>(out);
+    c.attrs = like->attrs;
+    return ir::make_expr(std::move(c), out->type, out->span);
+  }
+
+  static bool operands_moved(const ir::Call& now, const ir::Call& before) {
+    if (now.args.size() != before.args.size()) return true;
+    for (std::size_t i = 0; i < now.args.size(); ++i)
+      if (now.args[i] != before.args[i]) return true;
+    return false;
+  }
+
+  ir::Stmt rebind(const ir::Stmt& rebuilt, const ir::Assign& now, const ir::Assign& before) {
+    ir::Expr value = now.value;
+    auto* c = ir::as<ir::Call>(now.value);
+    auto* was = ir::as<ir::Call>(before.value);
+    if (c && was && !c->callee.is_function() && registry_->find(c->callee.op) && operands_moved(*c, *was))
+      value = call(c->callee.op, c->args, c->kwargs, value->span, c, value->type);
+    if (value == now.value && (!value->type || ir::structural_equal(value->type, now.var->type))) return rebuilt;
+    ir::Expr var = now.var;
+    if (value->type && !ir::structural_equal(value->type, var->type)) {
+      var = ir::make_expr(var->v, value->type, var->span);
+      substitute(before.var, var);
+    }
+    return ir::make_stmt(ir::Assign{var, std::move(value)}, rebuilt->span, rebuilt->comments);
+  }
+
+  // A loop's or branch's results take the types of the values its (then-)body yields.
+  template <class Node>
+  ir::Stmt retype_results(const ir::Stmt& rebuilt, const std::vector<ir::Expr>& results, const ir::Stmt& body,
+                          Node node) {
+    const ir::Yield* yield = trailing_yield(body);
+    if (!yield || yield->values.size() != results.size()) return rebuilt;
+    bool changed = false;
+    for (std::size_t i = 0; i < results.size(); ++i) {
+      const ir::Type& t = yield->values[i]->type;
+      if (!t || ir::structural_equal(t, results[i]->type)) continue;
+      ir::Expr fresh = ir::make_expr(results[i]->v, t, results[i]->span);
+      substitute(results[i], fresh);
+      node.return_vars[i] = std::move(fresh);
+      changed = true;
+    }
+    return changed ? ir::make_stmt(std::move(node), rebuilt->span, rebuilt->comments) : rebuilt;
+  }
+
+  const ops::Registry* registry_;
+  std::size_t clock_ = 0;
+  std::unordered_map<const ir::ExprNode*, std::size_t> clock_of_;
+  std::unordered_map<const ir::StmtNode*, std::pair<std::size_t, std::size_t>> spans_;
+  std::unordered_map<const ir::ExprNode*, bool> creates_;  // Var → defined by tile.create
+  std::unordered_map<const ir::ExprNode*, std::vector<ir::Expr>> decisions_;  // iter_arg → valid shape
+};
+
+// FL-66 on a rewritten function body; the same body when no carry narrows.
+inline ir::Stmt narrow_acc_carries(const ir::Stmt& body, const ops::Registry& registry) {
+  return CarryNarrower(registry).run(body);
+}
+
+}  // namespace tilewright::passes::flatten

@@ -1,0 +1,56 @@
+#pragma once
+// The op ids FlattenTileNdTo2D's analyses and rules look for or emit, interned once, and a
+// per-op-id answer to "is this a tile op".
+#include <cstdint>
+#include <vector>
+
+#include "tilewright/ir/op_id.hpp"
+
+namespace tilewright::passes::flatten {
+
+// The ops the rewrites emit or inspect, interned once.
+struct OpIds {
+  ir::OpId load = ir::intern_op("tile.load");
+  ir::OpId store = ir::intern_op("tile.store");
+  ir::OpId create = ir::intern_op("tile.create");
+  ir::OpId full = ir::intern_op("tile.full");
+  ir::OpId slice = ir::intern_op("tile.slice");
+  ir::OpId read = ir::intern_op("tile.read");
+  ir::OpId write = ir::intern_op("tile.write");
+  ir::OpId assemble = ir::intern_op("tile.assemble");
+  ir::OpId transpose = ir::intern_op("tile.transpose");
+  ir::OpId transpose_view = ir::intern_op("tile.transpose_view");
+  ir::OpId reshape = ir::intern_op("tile.reshape");
+  ir::OpId reinterpret_view = ir::intern_op("tile.reinterpret_view");
+  ir::OpId batch_matmul = ir::intern_op("tile.batch_matmul");
+  ir::OpId batch_matmul_acc = ir::intern_op("tile.batch_matmul_acc");
+  ir::OpId matmul = ir::intern_op("tile.matmul");
+  ir::OpId matmul_acc = ir::intern_op("tile.matmul_acc");
+  ir::OpId move = ir::intern_op("tile.move");
+  ir::OpId cast = ir::intern_op("tile.cast");
+  ir::OpId set_validshape = ir::intern_op("tile.set_validshape");
+  ir::OpId tensor_view = ir::intern_op("tensor.view");
+};
+
+inline const OpIds& op_ids() {
+  static const OpIds ids;
+  return ids;
+}
+
+// `tile.*` ops are the pass's business; the answer is computed once per op id.
+class TileOpTable {
+ public:
+  bool contains(ir::OpId op) {
+    if (!op) return false;
+    if (op.value >= known_.size()) known_.resize(op.value + 1, unknown);
+    std::int8_t& k = known_[op.value];
+    if (k == unknown) k = ir::op_name(op).starts_with("tile.") ? 1 : 0;
+    return k == 1;
+  }
+
+ private:
+  static constexpr std::int8_t unknown = -1;
+  std::vector<std::int8_t> known_;
+};
+
+}  // namespace tilewright::passes::flatten
