@@ -46,6 +46,8 @@ TEST_CASE("golden: materialize_tensor_strides") { check_folder("materialize_tens
 // FR-01…FR-06: every case of the FoldNoOpReshape corpus.
 TEST_CASE("golden: fold_no_op_reshape") { check_folder("fold_no_op_reshape"); }
 
+// CT-01…CT-22 (the rows seeds and upstream agree on): every CanonicalizeTileSlice case.
+TEST_CASE("golden: canonicalize_tile_slice") { check_folder("canonicalize_tile_slice", {}, true); }
 
 // FL-02…FL-63, BK-01: every FlattenTileNdTo2D case, the 32 batched-matmul ones included.
 TEST_CASE("golden: flatten_tile_nd_to_2d") { check_folder("flatten_tile_nd_to_2d", {}, true); }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "tilewright/pass/pipeline.hpp"
+#include "tilewright/passes/canonicalize_tile_slice/pass.hpp"
 #include "tilewright/passes/flatten_tile_nd_to_2d/pass.hpp"
 #include "tilewright/passes/fold_no_op_reshape/pass.hpp"
 #include "tilewright/passes/materialize_tensor_strides/pass.hpp"
@@ -13,7 +14,8 @@
 namespace tilewright::passes {
 
 inline std::vector<pass::AnyPass> all_passes() {
-  return {pass::erase(FlattenTileNdTo2D{}), pass::erase(MaterializeTensorStrides{}), pass::erase(FoldNoOpReshape{})};
+  return {pass::erase(FlattenTileNdTo2D{}), pass::erase(MaterializeTensorStrides{}), pass::erase(FoldNoOpReshape{}),
+          pass::erase(CanonicalizeTileSlice{})};
 }
 
 // Accepts the Python factory name (`materialize_tensor_strides`) or upstream's CamelCase

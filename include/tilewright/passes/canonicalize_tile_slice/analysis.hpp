@@ -1,0 +1,269 @@
+#pragma once
+// CanonicalizeTileSlice, phase 1 (CT-02): one read-only sweep in program order that
+//
+//   * records every canonical slice, peeled to its base tile (CT-04…CT-07);
+//   * keeps the scalar SSA definitions the alignment proof follows (CT-14), and reads Vars
+//     bound to a literal (directly or through plain aliases) as that literal (CT-06);
+//   * checks every accumulator destination (CT-19…CT-24) and throws before anything is
+//     rewritten, so a failing pass leaves nothing half done.
+//
+// For the accumulator check the sweep tracks which window every Var *names*, not only slice
+// results: the destination is usually a loop carry of a hoisted slice, an alias, or the result
+// of a view or in-place op over it (CT-23). A Var inherits a window only along an edge that
+// provably keeps the bytes and the extent; anything unproven stays unrecorded, which keeps
+// the check silent rather than wrong. The loop back edge is checked, never recorded (CT-24),
+// so the map stays acyclic and one forward sweep suffices.
+#include <cstdint>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "tilewright/ir/stmt.hpp"
+#include "tilewright/ops/registry.hpp"
+#include "tilewright/passes/canonicalize_tile_slice/acc_window.hpp"
+
+namespace tilewright::passes::canonicalize {
+
+// What the rewrite needs from the sweep.
+struct SliceAnalysis {
+  ByVar<Slice> slices;                     // canonical slices by result Var
+  std::vector<const ir::ExprNode*> order;  // their Vars in program order (a chain after its source)
+  ByVar<ir::Expr> scalar_defs;             // scalar Var → its defining value (CT-14)
+
+  [[nodiscard]] const Slice* slice_of(const ir::Expr& operand) const noexcept {
+    return find_by_var(slices, operand);
+  }
+};
+
+namespace analysis_detail {
+
+// What the registry says about an op, read once per op id: whether its result lives in one
+// of its operands' storage (a view, or an in-place / accumulating op) and which operand that
+// is, and which operand an accumulating op writes.
+class StorageRelations {
+ public:
+  explicit StorageRelations(const ops::Registry& registry) : registry_(&registry) {}
+
+  struct Relation {
+    int aliased_source = -1;  // the operand whose storage the result names, or -1
+    int destination = -1;     // set_output_reuses_input: the operand the op writes, or -1
+  };
+
+  const Relation& of(ir::OpId op) {
+    if (op.value >= known_.size()) known_.resize(op.value + 1);
+    auto& slot = known_[op.value];
+    if (!slot.first) {
+      slot.first = true;
+      if (const ops::OpInfo* info = registry_->find(op)) {
+        const ops::OpFlags& f = info->flags;
+        slot.second.destination = f.output_reuses_input;
+        // A view (output inherits its input, safe in place) names its operand 0; an op that
+        // declares the operand it writes names that one. tile.transpose and tile.extract
+        // copy into a fresh buffer, so their not-in-place-safe rows keep them out.
+        if (f.output_reuses_input >= 0)
+          slot.second.aliased_source = f.output_reuses_input;
+        else if (info->output_inherits_input() && f.inplace_safe)
+          slot.second.aliased_source = 0;
+      }
+    }
+    return slot.second;
+  }
+
+ private:
+  const ops::Registry* registry_;
+  std::vector<std::pair<bool, Relation>> known_;
+};
+
+// Both types are tiles of one rank and dtype whose every extent is the same constant: the
+// destination extent read off one Var is then the extent of the window the other names.
+inline bool same_window_extent(const ir::Type& a, const ir::Type& b) {
+  auto* x = ir::as<ir::TileType>(a);
+  auto* y = ir::as<ir::TileType>(b);
+  if (!x || !y || x->dtype != y->dtype || x->shape.size() != y->shape.size()) return false;
+  for (std::size_t i = 0; i < x->shape.size(); ++i) {
+    auto p = ir::const_int(x->shape[i]), q = ir::const_int(y->shape[i]);
+    if (!p || !q || *p != *q) return false;
+  }
+  return true;
+}
+
+// The statement a body ends with when it is a yield.
+inline const ir::Yield* trailing_yield(const ir::Stmt& body) {
+  if (auto* seq = ir::as<ir::Seq>(body))
+    return seq->stmts.empty() ? nullptr : ir::as<ir::Yield>(seq->stmts.back());
+  return ir::as<ir::Yield>(body);
+}
+
+// CT-24: a for loop whose bounds prove it takes its back edge.
+inline bool runs_at_least_twice(const ir::For& f) {
+  auto start = ir::const_int(f.start), stop = ir::const_int(f.stop), step = ir::const_int(f.step);
+  if (!start || !stop || !step || *step <= 0) return false;
+  auto second = math::checked_add(*start, *step);
+  return second && *second < *stop;
+}
+
+class Collector {
+ public:
+  explicit Collector(const ops::Registry& registry)
+      : relations_(registry), slice_op_(ir::intern_op("tile.slice")) {}
+
+  void visit(const ir::Stmt& s) {
+    if (!s) return;
+    ir::dispatch(s->v, ir::overloaded{
+                           [&](const ir::Seq& seq) {
+                             for (const auto& child : seq.stmts) visit(child);
+                           },
+                           [&](const ir::Assign& a) { assign(a, s->span); },
+                           [&](const ir::Eval& e) { accumulator_use(e.expr); },
+                           [&](const ir::For& f) {
+                             enter_loop(f.iter_args);
+                             visit(f.body);
+                             exit_loop(f.iter_args, f.body, f.return_vars, runs_at_least_twice(f));
+                           },
+                           // A while trip count is never proven, so only its exit edge binds.
+                           [&](const ir::While& w) {
+                             enter_loop(w.iter_args);
+                             visit(w.body);
+                             exit_loop(w.iter_args, w.body, w.return_vars, false);
+                           },
+                           [&](const ir::If& i) {
+                             visit(i.then_body);
+                             visit(i.else_body);
+                             merge_branches(i);
+                           },
+                           [&](const ir::Scope& sc) { visit(sc.body); },
+                           [](const auto&) {},  // yield, return, break, continue: nothing to record
+                       });
+  }
+
+  SliceAnalysis take() { return std::move(result_); }
+
+ private:
+  void assign(const ir::Assign& a, const ir::Span& span) {
+    const ir::Expr& var = a.var;
+    if (ir::as<ir::ScalarType>(var->type)) result_.scalar_defs.emplace(var.get(), a.value);
+    if (ir::as<ir::ConstInt>(a.value)) {
+      constants_.emplace(var.get(), a.value);
+    } else if (const ir::Expr* c = find_by_var(constants_, a.value)) {
+      constants_.emplace(var.get(), *c);
+    }
+    if (auto w =
+            parse_slice_window(a.value, span, slice_op_, SliceForm::any, windows_, constants_)) {
+      windows_.emplace(var.get(), std::move(*w));
+    } else {
+      inherit_window(var, a.value);
+    }
+    auto canonical = ir::tile_type(var)
+                         ? parse_slice_window(a.value, span, slice_op_, SliceForm::canonical,
+                                              result_.slices, constants_)
+                         : std::nullopt;
+    if (canonical) {
+      result_.slices.emplace(var.get(),
+                             Slice{var, ir::as<ir::Call>(a.value)->args[0], std::move(*canonical)});
+      result_.order.push_back(var.get());
+      return;
+    }
+    accumulator_use(a.value);
+  }
+
+  // CT-23: `v = w`, and `v = op(src, …)` whose result lives in `src`'s storage.
+  void inherit_window(const ir::Expr& var, const ir::Expr& value) {
+    if (ir::is_var_like(value)) {
+      bind(var, value);
+      return;
+    }
+    auto* call = ir::as<ir::Call>(value);
+    // An unreadable tile.slice must not pass its source's window on: that would drop its offset.
+    if (!call || !call->callee.op || call->callee.op == slice_op_) return;
+    const int source = relations_.of(call->callee.op).aliased_source;
+    if (source >= 0 && static_cast<std::size_t>(source) < call->args.size())
+      bind(var, call->args[source]);
+  }
+
+  void bind(const ir::Expr& target, const ir::Expr& source) {
+    const Window* w = find_by_var(windows_, source);
+    if (!w || !same_window_extent(target->type, source->type)) return;
+    windows_.emplace(target.get(), Window(*w));  // copied first: emplace may rehash
+  }
+
+  // The operand an accumulating call writes, when it is a Var.
+  const ir::Expr* destination(const ir::Call& call) {
+    if (!call.callee.op) return nullptr;
+    const int d = relations_.of(call.callee.op).destination;
+    if (d < 0 || static_cast<std::size_t>(d) >= call.args.size() || !ir::is_var_like(call.args[d]))
+      return nullptr;
+    return &call.args[d];
+  }
+
+  // CT-19/CT-23: an accumulating call, bound to a result or written as a bare statement.
+  void accumulator_use(const ir::Expr& value) {
+    auto* call = ir::as<ir::Call>(value);
+    const ir::Expr* dst = call ? destination(*call) : nullptr;
+    if (!dst) return;
+    if (ir::as<ir::IterArg>(*dst)) carried_destinations_.emplace(dst->get(), value);
+    if (const Window* w = find_by_var(windows_, *dst))
+      check_accumulator_window(call->callee.op, value->span, ir::tile_type(*dst), *w);
+  }
+
+  // A carry names its initializer's window on entry (bound before the body is visited).
+  void enter_loop(const std::vector<ir::Expr>& iter_args) {
+    for (const auto& ia : iter_args)
+      if (auto* it = ir::as<ir::IterArg>(ia)) bind(ia, it->init);
+  }
+
+  // CT-24 back edge (checked, never bound) and the exit edge (bound when the final yield and
+  // the initializer name the same window, which is then exact for any trip count).
+  void exit_loop(const std::vector<ir::Expr>& iter_args, const ir::Stmt& body,
+                 const std::vector<ir::Expr>& return_vars, bool back_edge_taken) {
+    const ir::Yield* yield = trailing_yield(body);
+    if (!yield || yield->values.size() != iter_args.size()) return;
+    for (std::size_t i = 0; i < iter_args.size(); ++i) {
+      const Window* carried = find_by_var(windows_, yield->values[i]);
+      if (!carried) continue;
+      if (back_edge_taken) {
+        const ir::Expr* use = find_by_var(carried_destinations_, iter_args[i]);
+        if (use)
+          check_accumulator_window(ir::as<ir::Call>(*use)->callee.op, (*use)->span,
+                                   ir::tile_type(iter_args[i]), *carried);
+      }
+      const Window* initial = find_by_var(windows_, iter_args[i]);
+      if (i < return_vars.size() && initial && carried->same_as(*initial))
+        bind(return_vars[i], yield->values[i]);
+    }
+  }
+
+  // An if-merge names a window only when both arms yield that same window.
+  void merge_branches(const ir::If& branch) {
+    if (branch.return_vars.empty() || !branch.else_body) return;
+    const ir::Yield* then_yield = trailing_yield(branch.then_body);
+    const ir::Yield* else_yield = trailing_yield(branch.else_body);
+    const std::size_t n = branch.return_vars.size();
+    if (!then_yield || !else_yield || then_yield->values.size() != n ||
+        else_yield->values.size() != n)
+      return;
+    for (std::size_t i = 0; i < n; ++i) {
+      const Window* a = find_by_var(windows_, then_yield->values[i]);
+      const Window* b = find_by_var(windows_, else_yield->values[i]);
+      if (a && b && a->same_as(*b)) bind(branch.return_vars[i], then_yield->values[i]);
+    }
+  }
+
+  StorageRelations relations_;
+  ir::OpId slice_op_;
+  SliceAnalysis result_;
+  ByVar<Window> windows_;                 // every Var that names a window (CT-23)
+  ByVar<ir::Expr> constants_;             // scalar Var → the ConstInt it is bound to (CT-06)
+  ByVar<ir::Expr> carried_destinations_;  // loop carry → the first accumulating call writing it
+};
+
+}  // namespace analysis_detail
+
+// Phase 1 over a function body. Throws the CT-19 user error, spanned at the accumulating
+// call, when a matmul destination is a window L0C cannot hold compactly.
+inline SliceAnalysis analyze_slices(const ir::Stmt& body, const ops::Registry& registry) {
+  analysis_detail::Collector collector(registry);
+  collector.visit(body);
+  return collector.take();
+}
+
+}  // namespace tilewright::passes::canonicalize

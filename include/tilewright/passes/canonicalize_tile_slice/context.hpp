@@ -1,0 +1,138 @@
+#pragma once
+// What CanonicalizeTileSlice's rules share: the phase-1 analysis, the alignment verdicts,
+// and the one way every rule materializes a slice — a fresh
+//   <slice>_textract = tile.extract(base, row, col, [slice shape], target_memory=<space>)
+// emitted before the statement that reads it. tile.extract gets its own allocation (it is
+// not in-place safe), so the copy never aliases the slice's source.
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tilewright/ir/walk.hpp"
+#include "tilewright/ops/create.hpp"
+#include "tilewright/passes/canonicalize_tile_slice/alignment.hpp"
+#include "tilewright/passes/canonicalize_tile_slice/analysis.hpp"
+
+namespace tilewright::passes::canonicalize {
+
+class CanonicalizeContext {
+ public:
+  CanonicalizeContext(const SliceAnalysis& analysis, const ops::Registry& registry)
+      : analysis_(&analysis),
+        registry_(&registry),
+        extract_(&row("tile.extract")),
+        multiples_(analysis.scalar_defs) {}
+
+  // The canonical slice `operand` names, or null.
+  [[nodiscard]] const Slice* slice_of(const ir::Expr& operand) const noexcept {
+    return analysis_->slice_of(operand);
+  }
+
+  // CT-12: a Vec (or not yet placed) slice whose zero-copy address is not provably 32-byte
+  // aligned; decided once per slice.
+  bool needs_aligned_copy(const Slice& s) {
+    if (!s.is_vec_or_unset()) return false;
+    auto [it, fresh] = aligned_.emplace(s.var.get(), false);
+    if (fresh) it->second = is_provably_aligned(s.window, multiples_);
+    return !it->second;
+  }
+
+  // The extract call that copies `s` out into `space`.
+  [[nodiscard]] ir::Expr extract_call(const Slice& s, ir::MemorySpace space,
+                                      const ir::Span& span) const {
+    std::vector<ir::Expr> args{s.window.base, s.window.row, s.window.col,
+                               ir::make_tuple(s.type().shape, span)};
+    return ops::create_call(*extract_, std::move(args), {{"target_memory", space}}, span);
+  }
+
+  // `<slice>_textract = extract_call(…)`; returns the statement and its Var.
+  [[nodiscard]] std::pair<ir::Stmt, ir::Expr> extract_stmt(const Slice& s, ir::MemorySpace space,
+                                                           const ir::Span& span) const {
+    ir::Expr value = extract_call(s, space, span);
+    ir::Expr var = ir::make_var(std::string(ir::name_hint(s.var)) + "_textract", value->type, span);
+    return {ir::make_stmt(ir::Assign{var, std::move(value)}, span), var};
+  }
+
+  // `call` with new operands, re-created through its registry row (validated, type
+  // re-deduced); kwargs and attributes are kept. An op without a deducer keeps its type.
+  [[nodiscard]] ir::Expr recreate(const ir::Expr& call_expr, std::vector<ir::Expr> args) const {
+    const auto& call = *ir::as<ir::Call>(call_expr);
+    const ops::OpInfo* info = registry_->find(call.callee.op);
+    ir::Expr out = info ? ops::create_call(*info, std::move(args), call.kwargs, call_expr->span,
+                                           call_expr->type)
+                        : ir::make_call(call.callee.op, std::move(args), call.kwargs,
+                                        call_expr->type, call_expr->span);
+    if (call.attrs.empty()) return out;
+    ir::Call c = *ir::as<ir::Call>(out);
+    c.attrs = call.attrs;
+    return ir::make_expr(std::move(c), out->type, out->span);
+  }
+
+  // CT-09/CT-11/CT-12: the statement `stmt` (an Assign or Eval of a call) with each operand
+  // for which `pick(index, slice) -> std::optional<ir::MemorySpace>` names a space replaced by
+  // a copy of that slice into the space, the copies first. Null when no operand was picked.
+  template <class Pick>
+  ir::Stmt copy_operands(const ir::Stmt& stmt, Pick&& pick) {
+    const ir::Expr& call_expr = *ir::stmt_call_expr(stmt);
+    const auto& call = *ir::as<ir::Call>(call_expr);
+    std::vector<ir::Stmt> out;
+    std::vector<ir::Expr> args;  // filled on the first copy: most statements read no slice
+    for (std::size_t i = 0; i < call.args.size(); ++i) {
+      const Slice* s = slice_of(call.args[i]);
+      if (!s) continue;
+      auto space = pick(i, *s);
+      if (!space) continue;
+      auto [copy, var] = extract_stmt(*s, *space, call_expr->span);
+      out.push_back(std::move(copy));
+      if (args.empty()) args = call.args;
+      args[i] = std::move(var);
+    }
+    if (out.empty()) return nullptr;
+    out.push_back(with_value(stmt, recreate(call_expr, std::move(args))));
+    return sequence(std::move(out));
+  }
+
+  // `stmt` (an Assign or an Eval) evaluating `value` instead, same Var, span and comments.
+  [[nodiscard]] static ir::Stmt with_value(const ir::Stmt& stmt, ir::Expr value) {
+    if (auto* a = ir::as<ir::Assign>(stmt))
+      return ir::make_stmt(ir::Assign{a->var, std::move(value)}, stmt->span, stmt->comments);
+    return ir::make_stmt(ir::Eval{std::move(value)}, stmt->span, stmt->comments);
+  }
+
+  // Statements replacing one: the comments written above the last (the original) move up to
+  // the first, so they stay above the code they described.
+  [[nodiscard]] static ir::Stmt sequence(std::vector<ir::Stmt> stmts) {
+    ir::Stmt& last = stmts.back();
+    if (stmts.size() > 1 && !last->comments.lines.empty()) {
+      ir::StmtNode first = *stmts.front();
+      first.comments = last->comments;
+      stmts.front() = std::make_shared<const ir::StmtNode>(std::move(first));
+      ir::StmtNode plain = *last;
+      plain.comments = {};
+      last = std::make_shared<const ir::StmtNode>(std::move(plain));
+    }
+    const ir::Span span = last->span;
+    return ir::make_seq(std::move(stmts), span);
+  }
+
+  // CT-17a bookkeeping, reported with the rules' counters.
+  std::uint64_t loop_inits_copied = 0;
+
+ private:
+  const ops::OpInfo& row(std::string_view name) const {
+    const ops::OpInfo* info = registry_->find(name);
+    if (!info)
+      ir::throw_internal_error(std::string(pass_name),
+                               "op '" + std::string(name) + "' is not in the op registry");
+    return *info;
+  }
+
+  const SliceAnalysis* analysis_;
+  const ops::Registry* registry_;
+  const ops::OpInfo* extract_;
+  KnownMultiples multiples_;
+  ByVar<bool> aligned_;  // slice Var → provably aligned
+};
+
+}  // namespace tilewright::passes::canonicalize

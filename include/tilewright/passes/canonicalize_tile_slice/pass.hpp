@@ -1,0 +1,56 @@
+#pragma once
+// CanonicalizeTileSlice (seed 004; CT-01…CT-24).
+//
+// Lowers tile.slice into the canonical tile.extract form wherever leaving a zero-copy view
+// would go wrong later, so data movement is unified on pto.textract:
+//   * Mat slices read by tile.extract or by a matmul operand are folded into the extract or
+//     turned into a Left/Right extract (an L1→L1 textract is not supported) — CT-08…CT-10;
+//   * Vec slices that tile.col_expand_* would copy in place over their own source are
+//     copied out first (issues #1640, #2010) — CT-11;
+//   * Vec slices that are not provably 32-byte aligned are copied out before a vector op
+//     reads them, also through aliases, loop carries and yields (issue #1789) — CT-12…CT-17;
+//   * slices left without readers are removed (CT-18);
+//   * a matmul accumulator that is a window L0C cannot hold compactly is rejected (CT-19…CT-24).
+// Phases per function: the read-only analysis (which raises that one error before anything
+// is rewritten), the rule walk, the dead-slice sweep.
+#include "tilewright/ops/catalog.hpp"
+#include "tilewright/pass/pass.hpp"
+#include "tilewright/passes/canonicalize_tile_slice/dead_slices.hpp"
+#include "tilewright/passes/canonicalize_tile_slice/walker.hpp"
+
+namespace tilewright::passes {
+
+struct CanonicalizeTileSlice : pass::FunctionPass<CanonicalizeTileSlice> {
+  // CT-01: a property-preserving rewrite.
+  static constexpr pass::PropertySet properties{
+      pass::Property::SSAForm, pass::Property::SplitIncoreOrch, pass::Property::IncoreTileOps,
+      pass::Property::TileOps2D, pass::Property::NormalizedStmtStructure};
+  static constexpr pass::PassInfo info{"CanonicalizeTileSlice",
+                                       "canonicalize_tile_slice",
+                                       pass::PassLevel::function,
+                                       properties,
+                                       properties,
+                                       {}};
+
+  // CT-01…CT-03: InCore, AIC and AIV functions only; a function without a canonical slice,
+  // or where nothing changes, comes back as the same object.
+  ir::Function run_function(const ir::Function& f, pass::PassContext& ctx) const {
+    if (!ir::is_incore(f->type) || !f->body) return f;
+    const ops::Registry& registry = ops::builtin_registry();
+    canonicalize::SliceAnalysis analysis = canonicalize::analyze_slices(f->body, registry);
+    if (analysis.slices.empty()) return f;
+    canonicalize::CanonicalizeContext context(analysis, registry);
+    canonicalize::CanonicalizeWalker walker(canonicalize::canonicalize_rules, context);
+    ir::Stmt body = canonicalize::drop_dead_slices(walker.run(f->body), analysis);
+    walker.report(ctx.stats, info.name);
+    ctx.stats.add(info.name, "copy-unaligned-loop-init: applied", context.loop_inits_copied);
+    if (body == f->body) return f;
+    ir::FunctionNode copy = *f;
+    copy.body = std::move(body);
+    return ir::make_function(std::move(copy));
+  }
+};
+
+inline constexpr CanonicalizeTileSlice canonicalize_tile_slice{};
+
+}  // namespace tilewright::passes

@@ -1,0 +1,100 @@
+#pragma once
+// What CanonicalizeTileSlice knows about one `tile.slice`: the window it names (CT-04/CT-05).
+//
+// `v = tile.slice(src, shape, [row, col])` is a zero-copy view of `src`. A slice of a slice
+// is peeled: its window is stated against the first tile in the chain that is not itself a
+// recorded slice, with the offsets summed, so every rewrite can read that tile directly.
+//   s1 = slice(lm, [24, 256], [8, 0]);  s2 = slice(s1, [16, 256], [4, 0])
+//   → s2 names lm at (12, 0)
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <unordered_map>
+
+#include "tilewright/ir/index_arith.hpp"
+
+namespace tilewright::passes::canonicalize {
+
+inline constexpr std::string_view pass_name = "CanonicalizeTileSlice";
+
+// A rectangle of `base` starting at (row, col); its extent is the type of whatever names it.
+struct Window {
+  ir::Expr base;  // Var-like, never itself a recorded slice
+  ir::Expr row;
+  ir::Expr col;
+
+  // Provably the same bytes: the same parent and offsets that are one expression or equal
+  // constants (CT-23).
+  [[nodiscard]] bool same_as(const Window& o) const noexcept {
+    auto same = [](const ir::Expr& a, const ir::Expr& b) {
+      if (a == b) return true;
+      auto ca = ir::const_int(a), cb = ir::const_int(b);
+      return ca && cb && *ca == *cb;
+    };
+    return base == o.base && same(row, o.row) && same(col, o.col);
+  }
+};
+
+// A canonical three-operand slice: the ones this pass rewrites.
+struct Slice {
+  ir::Expr var;     // the slice result
+  ir::Expr source;  // its own operand (the previous link of a chain, or `window.base`)
+  Window window;
+
+  [[nodiscard]] const ir::TileType& type() const noexcept { return *ir::tile_type(var); }
+  [[nodiscard]] std::optional<ir::MemorySpace> memory() const noexcept { return type().memory; }
+  [[nodiscard]] bool is_mat() const noexcept { return memory() == ir::MemorySpace::Mat; }
+  // CT-01: the pass runs before memory inference, so an unset space will become Vec.
+  [[nodiscard]] bool is_vec_or_unset() const noexcept {
+    return !memory() || *memory() == ir::MemorySpace::Vec;
+  }
+};
+
+// Key: the Var node. Values keep their own handles, so the maps never dangle.
+template <class T>
+using ByVar = std::unordered_map<const ir::ExprNode*, T>;
+
+template <class T>
+const T* find_by_var(const ByVar<T>& map, const ir::Expr& e) noexcept {
+  if (!ir::is_var_like(e)) return nullptr;
+  auto it = map.find(e.get());
+  return it == map.end() ? nullptr : &it->second;
+}
+
+inline const Window& window_of(const Window& w) noexcept { return w; }
+inline const Window& window_of(const Slice& s) noexcept { return s.window; }
+
+enum class SliceForm : std::uint8_t {
+  canonical,  // exactly (src, shape, offset): a plain window the rewrites may use
+  any,        // valid_shape / drop_dims too (CT-07): still a window for the Acc check (CT-20)
+};
+
+// The window `var = value` names when `value` slices a Var at a two-element offset, or nullopt.
+// `known` holds the windows recorded so far (a chained source is peeled through it);
+// `constants` maps scalar Vars bound to a ConstInt, so a literal offset that went through
+// SSA is read as the literal again (CT-06).
+template <class Known>
+std::optional<Window> parse_slice_window(const ir::Expr& value, const ir::Span& span,
+                                         ir::OpId slice_op, SliceForm form,
+                                         const ByVar<Known>& known,
+                                         const ByVar<ir::Expr>& constants) {
+  auto* call = ir::as<ir::Call>(value);
+  if (!call || call->callee.op != slice_op) return std::nullopt;
+  const std::size_t n = call->args.size();
+  if (form == SliceForm::canonical ? n != 3 : n < 3) return std::nullopt;
+  const ir::Expr& src = call->args[0];
+  auto* offset = ir::as<ir::MakeTuple>(call->args[2]);
+  if (!ir::is_var_like(src) || !offset || offset->elements.size() != 2) return std::nullopt;
+  auto literal = [&](const ir::Expr& e) {
+    const ir::Expr* c = find_by_var(constants, e);
+    return c ? *c : e;
+  };
+  Window w{src, literal(offset->elements[0]), literal(offset->elements[1])};
+  if (const Known* parent = find_by_var(known, src)) {
+    const Window& pw = window_of(*parent);
+    w = Window{pw.base, ir::index_add(pw.row, w.row, span), ir::index_add(pw.col, w.col, span)};
+  }
+  return w;
+}
+
+}  // namespace tilewright::passes::canonicalize

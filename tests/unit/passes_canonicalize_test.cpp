@@ -1,0 +1,871 @@
+// CanonicalizeTileSlice on programs written here: the seed's examples, the CT rows no golden
+// case pins (properties, identities, the seed's window map for accumulators and its loop back
+// edge, the full rejection message, the alignment arithmetic's extra numbers, dead-slice
+// chains), and the failure contract. The golden corpus (tests/golden, 68 cases) covers the
+// printed forms upstream agrees on.
+#include <initializer_list>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <doctest/doctest.h>
+
+#include "tilewright/ir/structural_equal.hpp"
+#include "tilewright/pass/pipeline.hpp"
+#include "tilewright/pass/verify.hpp"
+#include "tilewright/passes/canonicalize_tile_slice/pass.hpp"
+#include "tilewright/passes/registry.hpp"
+#include "tilewright/text/parser.hpp"
+#include "tilewright/text/printer.hpp"
+
+using namespace tilewright;
+
+namespace {
+
+const std::string incore =
+    "    @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, "
+    "role=pl.Role.SubWorker)\n";
+
+// A one-program module around `functions` (decorated functions, indented by four spaces).
+std::string program_text(const std::string& functions) {
+  return "# pypto.program: P\nimport pypto.language as pl\n\n@pl.program\nclass P:\n" + functions;
+}
+
+ir::Program parse(const std::string& text) {
+  return text::parse_program(text, "canonicalize_test.pto");
+}
+
+ir::Program canonicalize(const ir::Program& p) {
+  pass::PassContext ctx;
+  return passes::canonicalize_tile_slice(p, ctx);
+}
+
+bool contains(const std::string& haystack, const std::string& needle) {
+  return haystack.find(needle) != std::string::npos;
+}
+
+// A change to one line of a program text: the line whose text (indentation aside) starts with
+// `line` — it must be the only one — becomes the lines of `becomes`, indented like it; an empty
+// `becomes` deletes it.
+struct LineEdit {
+  std::string_view line;
+  std::string_view becomes;
+};
+
+std::string edited(const std::string& text, std::initializer_list<LineEdit> edits) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);) lines.push_back(l);
+  std::vector<std::string> replaced(lines.size());
+  std::vector<bool> touched(lines.size(), false);
+  for (const auto& e : edits) {
+    std::size_t found = lines.size(), matches = 0;
+    for (std::size_t k = 0; k < lines.size(); ++k) {
+      std::string_view body = std::string_view(lines[k]).substr(lines[k].find_first_not_of(' '));
+      if (body.starts_with(e.line)) found = k, ++matches;
+    }
+    REQUIRE_MESSAGE(matches == 1,
+                    "the edit `" << e.line << "` must match exactly one line, matched " << matches);
+    const std::string indent = lines[found].substr(0, lines[found].find_first_not_of(' '));
+    std::istringstream repl{std::string(e.becomes)};
+    for (std::string l; std::getline(repl, l);) replaced[found] += indent + l + "\n";
+    touched[found] = true;
+  }
+  std::string out;
+  for (std::size_t k = 0; k < lines.size(); ++k) out += touched[k] ? replaced[k] : lines[k] + "\n";
+  return out;
+}
+
+// Runs the pass on the InCore function `before` and compares the result with `before` changed
+// by `edits`: structurally, and as printed text (both sides go through the printer).
+void check_rewrite(const std::string& before, std::initializer_list<LineEdit> edits) {
+  auto result = canonicalize(parse(program_text(incore + before)));
+  auto expected = parse(program_text(incore + edited(before, edits)));
+  auto difference = ir::structural_difference(result, expected);
+  CHECK_MESSAGE(!difference, difference.value_or("") << "\n" << text::print(result));
+  CHECK(text::print(result) == text::print(expected));
+}
+
+// The pass leaves `function` exactly as it is: the very same program object.
+void check_unchanged(const std::string& function) {
+  auto before = parse(program_text(incore + function));
+  auto after = canonicalize(before);
+  CHECK_MESSAGE(after == before, text::print(after));
+}
+
+// The diagnostic the pass raises on the InCore function `function`.
+ir::Diagnostic error_of(const std::string& function) {
+  auto p = parse(program_text(incore + function));
+  try {
+    canonicalize(p);
+  } catch (const ir::Error& e) {
+    return e.diagnostic();
+  }
+  FAIL("the pass accepted a program it must reject");
+  return {};
+}
+
+// An accumulator kernel: Left [m, 64] and Right [64, n] operands `a`, `b` loaded through Mat,
+// and `acc`, a [rows, cols] FP32 Acc tile; `body` follows and returns. Line 12 is `acc`.
+std::string acc_kernel(int rows, int cols, int m, int n, const std::string& body) {
+  auto dims = [](int r, int c) { return "[" + std::to_string(r) + ", " + std::to_string(c) + "]"; };
+  const std::string parent = dims(rows, cols), lhs = dims(m, 64), rhs = dims(64, n);
+  return "    def kernel(x: pl.Tensor[" + lhs + ", pl.FP16], w: pl.Tensor[" + rhs +
+         ", pl.FP16], flag: pl.Scalar[pl.INDEX], "
+         "out: pl.Out[pl.Tensor[" +
+         parent + ", pl.FP32]]) -> pl.Tensor[" + parent +
+         ", pl.FP32]:\n"
+         "        xm: pl.Tile[" +
+         lhs + ", pl.FP16, pl.Mem.Mat] = pl.tile.load(x, [0, 0], " + lhs + ", " + lhs +
+         ", target_memory=pl.Mem.Mat)\n"
+         "        a: pl.Tile[" +
+         lhs +
+         ", pl.FP16, pl.Mem.Left] = pl.tile.move(xm, target_memory=pl.Mem.Left)\n"
+         "        wm: pl.Tile[" +
+         rhs + ", pl.FP16, pl.Mem.Mat] = pl.tile.load(w, [0, 0], " + rhs + ", " + rhs +
+         ", target_memory=pl.Mem.Mat)\n"
+         "        b: pl.Tile[" +
+         rhs +
+         ", pl.FP16, pl.Mem.Right] = pl.tile.move(wm, target_memory=pl.Mem.Right)\n"
+         "        acc: pl.Tile[" +
+         parent + ", pl.FP32, pl.Mem.Acc] = pl.tile.create(" + parent +
+         ", dtype=pl.FP32, target_memory=pl.Mem.Acc)\n" + body;
+}
+
+const std::string l0c_phrase = "not contiguous in L0C's block layout";
+
+}  // namespace
+
+// ---- CT-01…CT-03: properties, scope, identity ---------------------------------------------------
+
+TEST_CASE("CT-01: names, level and the property-preserving contract") {
+  using P = pass::Property;
+  constexpr auto info = passes::CanonicalizeTileSlice::info;
+  CHECK(info.name == "CanonicalizeTileSlice");
+  CHECK(info.factory == "canonicalize_tile_slice");
+  CHECK(info.level == pass::PassLevel::function);
+  const pass::PropertySet expected{P::SSAForm, P::SplitIncoreOrch, P::IncoreTileOps, P::TileOps2D,
+                                   P::NormalizedStmtStructure};
+  CHECK(info.required == expected);
+  CHECK(info.produced == expected);
+  CHECK(info.invalidated.empty());
+  REQUIRE(passes::find_pass("canonicalize_tile_slice").has_value());
+  CHECK(passes::find_pass("CanonicalizeTileSlice")->info.factory == "canonicalize_tile_slice");
+  // Seed position: after FlattenTileNdTo2D's tile stage, whose output it accepts.
+  auto pipeline =
+      pass::make_pipeline(pass::declared_input<P::SSAForm, P::SplitIncoreOrch, P::IncoreTileOps,
+                                               P::NormalizedStmtStructure>{},
+                          passes::flatten_tile_nd_to_2d, passes::canonicalize_tile_slice);
+  (void)pipeline;
+}
+
+TEST_CASE(
+    "CT-02/CT-03: functions without a canonical slice, or where nothing changes, keep their "
+    "identity") {
+  // No slice at all.
+  check_unchanged(
+      R"(    def kernel(x: pl.Tensor[[16, 16], pl.FP32], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        t: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [16, 16], [16, 16], target_memory=pl.Mem.Vec)
+        out2: pl.Tensor[[16, 16], pl.FP32] = pl.tile.store(t, [0, 0], out)
+        return out2
+)");
+  // An aligned Vec slice read by a vector op and a Mat slice read by tile.move: both stay.
+  check_unchanged(
+      R"(    def kernel(x: pl.Tensor[[32, 64], pl.FP32], y: pl.Tensor[[32, 64], pl.FP16], out: pl.Out[pl.Tensor[[16, 32], pl.FP32]]) -> pl.Tensor[[16, 32], pl.FP32]:
+        t: pl.Tile[[32, 64], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [32, 64], [32, 64], target_memory=pl.Mem.Vec)
+        s: pl.Tile[[16, 32], pl.FP32, pl.Mem.Vec] = pl.tile.slice(t, [16, 32], [16, 32])
+        e: pl.Tile[[16, 32], pl.FP32, pl.Mem.Vec] = pl.tile.exp(s)
+        ym: pl.Tile[[32, 64], pl.FP16, pl.Mem.Mat] = pl.tile.load(y, [0, 0], [32, 64], [32, 64], target_memory=pl.Mem.Mat)
+        ms: pl.Tile[[16, 64], pl.FP16, pl.Mem.Mat] = pl.tile.slice(ym, [16, 64], [16, 0])
+        v: pl.Tile[[16, 64], pl.FP16, pl.Mem.Vec, pl.TileView(blayout=pl.TileLayout.col_major, slayout=pl.TileLayout.row_major)] = pl.tile.move(ms, target_memory=pl.Mem.Vec)
+        out2: pl.Tensor[[16, 32], pl.FP32] = pl.tile.store(e, [0, 0], out)
+        return out2
+)");
+}
+
+TEST_CASE("CT-01/CT-03: in a program, only the rewritten InCore function is a new object") {
+  const std::string unaligned_body =
+      R"(x: pl.Tensor[[16, 8], pl.FP32], out: pl.Out[pl.Tensor[[16, 1], pl.FP32]]) -> pl.Tensor[[16, 1], pl.FP32]:
+        t: pl.Tile[[16, 8], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [16, 8], [16, 8], target_memory=pl.Mem.Vec)
+        s: pl.Tile[[16, 1], pl.FP32, pl.Mem.Vec] = pl.tile.slice(t, [16, 1], [0, 1])
+        y: pl.Tile[[16, 1], pl.FP32, pl.Mem.Vec] = pl.tile.muls(s, 2.0)
+        out2: pl.Tensor[[16, 1], pl.FP32] = pl.tile.store(y, [0, 0], out)
+        return out2
+)";
+  auto before = parse(program_text(incore + "    def a_kernel(" + unaligned_body +
+                                   "    @pl.function(type=pl.FunctionType.AIV, level=pl.Level.AIV, "
+                                   "role=pl.Role.SubWorker)\n    def b_vector(" +
+                                   unaligned_body + "    @pl.function\n    def c_opaque(self, " +
+                                   unaligned_body));
+  pass::PassContext ctx;
+  auto after = passes::canonicalize_tile_slice(before, ctx);
+  REQUIRE(after != before);
+  CHECK(after->functions[0] != before->functions[0]);  // InCore: rewritten
+  CHECK(after->functions[1] != before->functions[1]);  // AIV: rewritten
+  CHECK(after->functions[2] == before->functions[2]);  // Opaque: never scanned
+  CHECK(ctx.stats.get("CanonicalizeTileSlice.copy-unaligned-vec-operand: applied") == 2);
+  CHECK(ctx.stats.get("CanonicalizeTileSlice.functions changed") == 2);
+  CHECK(pass::verify(passes::CanonicalizeTileSlice::info.produced, after).empty());
+}
+
+// ---- the seed's examples -------------------------------------------------------------------
+
+TEST_CASE(
+    "CT-08 (seed example): the offset-0 batch-page slice folds into the extract that reads it") {
+  check_rewrite(
+      R"(    def kernel(x: pl.Tensor[[32, 512], pl.INT8], ko: pl.Scalar[pl.INDEX], out: pl.Out[pl.Tensor[[32, 256], pl.INT8]]) -> pl.Tensor[[32, 256], pl.INT8]:
+        x_mat: pl.Tile[[32, 512], pl.INT8, pl.Mem.Mat] = pl.tile.load(x, [0, 0], [32, 512], [32, 512], target_memory=pl.Mem.Mat)
+        lhs_slice: pl.Tile[[32, 512], pl.INT8, pl.Mem.Mat] = pl.tile.slice(x_mat, [32, 512], [0, 0])
+        a: pl.Tile[[32, 256], pl.INT8, pl.Mem.Left, pl.TileView(blayout=pl.TileLayout.row_major)] = pl.tile.extract(lhs_slice, 0, ko, [32, 256], target_memory=pl.Mem.Left)
+        v: pl.Tile[[32, 256], pl.INT8, pl.Mem.Vec] = pl.tile.move(a, target_memory=pl.Mem.Vec)
+        out2: pl.Tensor[[32, 256], pl.INT8] = pl.tile.store(v, [0, 0], out)
+        return out2
+)",
+      {{"lhs_slice:", ""},
+       {"a:",
+        "a: pl.Tile[[32, 256], pl.INT8, pl.Mem.Left, pl.TileView(blayout=pl.TileLayout.row_major)] "
+        "= pl.tile.extract(x_mat, 0, ko, [32, 256], target_memory=pl.Mem.Left)"}});
+}
+
+TEST_CASE("CT-08 (seed): a page offset of [32, 0] lands in the extract's row index") {
+  check_rewrite(
+      R"(    def kernel(x: pl.Tensor[[64, 512], pl.INT8], ko: pl.Scalar[pl.INDEX], out: pl.Out[pl.Tensor[[32, 256], pl.INT8]]) -> pl.Tensor[[32, 256], pl.INT8]:
+        x_mat: pl.Tile[[64, 512], pl.INT8, pl.Mem.Mat] = pl.tile.load(x, [0, 0], [64, 512], [64, 512], target_memory=pl.Mem.Mat)
+        page: pl.Tile[[32, 512], pl.INT8, pl.Mem.Mat] = pl.tile.slice(x_mat, [32, 512], [32, 0])
+        a: pl.Tile[[32, 256], pl.INT8, pl.Mem.Left, pl.TileView(blayout=pl.TileLayout.row_major)] = pl.tile.extract(page, 0, ko, [32, 256], target_memory=pl.Mem.Left)
+        v: pl.Tile[[32, 256], pl.INT8, pl.Mem.Vec] = pl.tile.move(a, target_memory=pl.Mem.Vec)
+        out2: pl.Tensor[[32, 256], pl.INT8] = pl.tile.store(v, [0, 0], out)
+        return out2
+)",
+      {{"page:", ""},
+       {"a:",
+        "a: pl.Tile[[32, 256], pl.INT8, pl.Mem.Left, pl.TileView(blayout=pl.TileLayout.row_major)] "
+        "= pl.tile.extract(x_mat, 32, ko, [32, 256], target_memory=pl.Mem.Left)"}});
+}
+
+TEST_CASE(
+    "CT-09 (seed example): an untiled matmul's Mat-slice operands become Left/Right extracts") {
+  check_rewrite(
+      R"(    def kernel(l: pl.Tensor[[16, 256], pl.BF16], r: pl.Tensor[[256, 64], pl.BF16], out: pl.Out[pl.Tensor[[16, 64], pl.FP32]]) -> pl.Tensor[[16, 64], pl.FP32]:
+        lhs_mat: pl.Tile[[16, 256], pl.BF16, pl.Mem.Mat] = pl.tile.load(l, [0, 0], [16, 256], [16, 256], target_memory=pl.Mem.Mat)
+        rhs_mat: pl.Tile[[256, 64], pl.BF16, pl.Mem.Mat] = pl.tile.load(r, [0, 0], [256, 64], [256, 64], target_memory=pl.Mem.Mat)
+        lhs_slice: pl.Tile[[16, 256], pl.BF16, pl.Mem.Mat] = pl.tile.slice(lhs_mat, [16, 256], [0, 0])
+        rhs_slice: pl.Tile[[256, 64], pl.BF16, pl.Mem.Mat] = pl.tile.slice(rhs_mat, [256, 64], [0, 0])
+        c: pl.Tile[[16, 64], pl.FP32, pl.Mem.Acc] = pl.tile.matmul(lhs_slice, rhs_slice)
+        out2: pl.Tensor[[16, 64], pl.FP32] = pl.tile.store(c, [0, 0], out)
+        return out2
+)",
+      {{"lhs_slice:", ""},
+       {"rhs_slice:", ""},
+       {"c:",
+        "lhs_slice_textract: pl.Tile[[16, 256], pl.BF16, pl.Mem.Left, "
+        "pl.TileView(blayout=pl.TileLayout.row_major)] = pl.tile.extract(lhs_mat, 0, 0, [16, 256], "
+        "target_memory=pl.Mem.Left)\n"
+        "rhs_slice_textract: pl.Tile[[256, 64], pl.BF16, pl.Mem.Right] = pl.tile.extract(rhs_mat, "
+        "0, 0, [256, 64], target_memory=pl.Mem.Right)\n"
+        "c: pl.Tile[[16, 64], pl.FP32, pl.Mem.Acc] = pl.tile.matmul(lhs_slice_textract, "
+        "rhs_slice_textract)"}});
+}
+
+TEST_CASE(
+    "CT-11 (seed examples #1640, #2010): col_expand_mul operands with a dynamic offset or a column "
+    "band are copied") {
+  check_rewrite(
+      R"(    def kernel(x: pl.Tensor[[16, 256], pl.FP32], t_in: pl.Tensor[[16, 128], pl.FP32], g: pl.Tensor[[1, 256], pl.FP32], h: pl.Tensor[[1, 64], pl.FP32], row_off: pl.Scalar[pl.INDEX], out: pl.Out[pl.Tensor[[1, 256], pl.FP32]], out_hi: pl.Out[pl.Tensor[[16, 64], pl.FP32]]) -> tuple[pl.Tensor[[1, 256], pl.FP32], pl.Tensor[[16, 64], pl.FP32]]:
+        local: pl.Tile[[16, 256], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [16, 256], [16, 256], target_memory=pl.Mem.Vec)
+        gamma_t: pl.Tile[[1, 256], pl.FP32, pl.Mem.Vec] = pl.tile.load(g, [0, 0], [1, 256], [1, 256], target_memory=pl.Mem.Vec)
+        row: pl.Tile[[1, 256], pl.FP32, pl.Mem.Vec] = pl.tile.slice(local, [1, 256], [row_off, 0])
+        scaled: pl.Tile[[1, 256], pl.FP32, pl.Mem.Vec] = pl.tile.col_expand_mul(row, gamma_t)
+        t: pl.Tile[[16, 128], pl.FP32, pl.Mem.Vec] = pl.tile.load(t_in, [0, 0], [16, 128], [16, 128], target_memory=pl.Mem.Vec)
+        hg: pl.Tile[[1, 64], pl.FP32, pl.Mem.Vec] = pl.tile.load(h, [0, 0], [1, 64], [1, 64], target_memory=pl.Mem.Vec)
+        hi: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.slice(t, [16, 64], [0, 64])
+        hi_scaled: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.col_expand_mul(hi, hg)
+        o1: pl.Tensor[[1, 256], pl.FP32] = pl.tile.store(scaled, [0, 0], out)
+        o2: pl.Tensor[[16, 64], pl.FP32] = pl.tile.store(hi_scaled, [0, 0], out_hi)
+        return o1, o2
+)",
+      {{"row:", ""},
+       {"scaled:",
+        "row_textract: pl.Tile[[1, 256], pl.FP32, pl.Mem.Vec] = pl.tile.extract(local, row_off, 0, "
+        "[1, 256], target_memory=pl.Mem.Vec)\n"
+        "scaled: pl.Tile[[1, 256], pl.FP32, pl.Mem.Vec] = pl.tile.col_expand_mul(row_textract, "
+        "gamma_t)"},
+       {"hi:", ""},
+       {"hi_scaled:",
+        "hi_textract: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.extract(t, 0, 64, [16, 64], "
+        "target_memory=pl.Mem.Vec)\n"
+        "hi_scaled: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.col_expand_mul(hi_textract, "
+        "hg)"}});
+}
+
+TEST_CASE(
+    "CT-12/CT-15 (seed example #1789): FP32 column 1 is copied for tile.muls, column 8 and a "
+    "dynamic row stay views") {
+  check_rewrite(
+      R"(    def kernel(x: pl.Tensor[[16, 16], pl.FP32], r: pl.Scalar[pl.INDEX], out: pl.Out[pl.Tensor[[16, 1], pl.FP32]], out8: pl.Out[pl.Tensor[[16, 8], pl.FP32]], out_r: pl.Out[pl.Tensor[[1, 8], pl.FP32]]) -> tuple[pl.Tensor[[16, 1], pl.FP32], pl.Tensor[[16, 8], pl.FP32], pl.Tensor[[1, 8], pl.FP32]]:
+        local: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [16, 16], [16, 16], target_memory=pl.Mem.Vec)
+        head: pl.Tile[[16, 1], pl.FP32, pl.Mem.Vec] = pl.tile.slice(local, [16, 1], [0, 1])
+        scaled: pl.Tile[[16, 1], pl.FP32, pl.Mem.Vec] = pl.tile.muls(head, 0.5)
+        c8: pl.Tile[[16, 8], pl.FP32, pl.Mem.Vec] = pl.tile.slice(local, [16, 8], [0, 8])
+        s8: pl.Tile[[16, 8], pl.FP32, pl.Mem.Vec] = pl.tile.muls(c8, 0.5)
+        rw: pl.Tile[[1, 8], pl.FP32, pl.Mem.Vec] = pl.tile.slice(local, [1, 8], [r, 8])
+        sr: pl.Tile[[1, 8], pl.FP32, pl.Mem.Vec] = pl.tile.muls(rw, 0.5)
+        o1: pl.Tensor[[16, 1], pl.FP32] = pl.tile.store(scaled, [0, 0], out)
+        o2: pl.Tensor[[16, 8], pl.FP32] = pl.tile.store(s8, [0, 0], out8)
+        o3: pl.Tensor[[1, 8], pl.FP32] = pl.tile.store(sr, [0, 0], out_r)
+        return o1, o2, o3
+)",
+      {{"head:", ""},
+       {"scaled:",
+        "head_textract: pl.Tile[[16, 1], pl.FP32, pl.Mem.Vec] = pl.tile.extract(local, 0, 1, [16, "
+        "1], target_memory=pl.Mem.Vec)\n"
+        "scaled: pl.Tile[[16, 1], pl.FP32, pl.Mem.Vec] = pl.tile.muls(head_textract, 0.5)"}});
+}
+
+// ---- consumer rules: boundaries no golden pins ---------------------------------------------
+
+TEST_CASE("CT-09/CT-10: gemv is not in the matmul list, so its Mat slice operand stays a view") {
+  check_unchanged(
+      R"(    def kernel(x: pl.Tensor[[1, 64], pl.FP16], w: pl.Tensor[[64, 32], pl.FP16], out: pl.Out[pl.Tensor[[1, 32], pl.FP32]]) -> pl.Tensor[[1, 32], pl.FP32]:
+        xm: pl.Tile[[1, 64], pl.FP16, pl.Mem.Mat, pl.TileView(blayout=pl.TileLayout.row_major, slayout=pl.TileLayout.none_box)] = pl.tile.load(x, [0, 0], [1, 64], [1, 64], target_memory=pl.Mem.Mat)
+        a: pl.Tile[[1, 64], pl.FP16, pl.Mem.Left] = pl.tile.move(xm, target_memory=pl.Mem.Left)
+        wm: pl.Tile[[64, 32], pl.FP16, pl.Mem.Mat] = pl.tile.load(w, [0, 0], [64, 32], [64, 32], target_memory=pl.Mem.Mat)
+        ws: pl.Tile[[64, 32], pl.FP16, pl.Mem.Mat] = pl.tile.slice(wm, [64, 32], [0, 0])
+        c: pl.Tile[[1, 32], pl.FP32, pl.Mem.Acc] = pl.tile.gemv(a, ws, acc_phase='unspecified')
+        out2: pl.Tensor[[1, 32], pl.FP32] = pl.tile.store(c, [0, 0], out)
+        return out2
+)");
+}
+
+TEST_CASE("CT-12: one operand read twice gets one copy per read, and the stats count the rule") {
+  auto before = parse(program_text(
+      incore +
+      R"(    def kernel(x: pl.Tensor[[16, 8], pl.FP32], out: pl.Out[pl.Tensor[[16, 1], pl.FP32]]) -> pl.Tensor[[16, 1], pl.FP32]:
+        t: pl.Tile[[16, 8], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [16, 8], [16, 8], target_memory=pl.Mem.Vec)
+        s: pl.Tile[[16, 1], pl.FP32, pl.Mem.Vec] = pl.tile.slice(t, [16, 1], [0, 3])
+        y: pl.Tile[[16, 1], pl.FP32, pl.Mem.Vec] = pl.tile.add(s, s)
+        out2: pl.Tensor[[16, 1], pl.FP32] = pl.tile.store(y, [0, 0], out)
+        return out2
+)"));
+  pass::PassContext ctx;
+  auto after = passes::canonicalize_tile_slice(before, ctx);
+  auto stmts = ir::body_stmts(after->functions[0]->body);
+  REQUIRE(stmts.size() == 6);  // t, two copies, the add, the store, the return: the slice is gone
+  auto* add = ir::as<ir::Call>(ir::as<ir::Assign>(stmts[3])->value);
+  CHECK(add->args[0] == ir::as<ir::Assign>(stmts[1])->var);
+  CHECK(add->args[1] == ir::as<ir::Assign>(stmts[2])->var);
+  CHECK(ctx.stats.get("CanonicalizeTileSlice.copy-unaligned-vec-operand: applied") == 1);
+  CHECK(ctx.stats.get("CanonicalizeTileSlice.fold-slice-into-extract: applied") == 0);
+}
+
+TEST_CASE(
+    "CT-11/CT-12: a col_expand operand that is a safe identity copy is still checked for "
+    "alignment") {
+  // [1, 56] at (3, 1) of an FP32 [16, 64]: one row, so the in-place copy would not corrupt the
+  // source, but it starts 4 bytes past a 32-byte boundary.
+  check_rewrite(
+      R"(    def kernel(x: pl.Tensor[[16, 64], pl.FP32], g: pl.Tensor[[1, 56], pl.FP32], out: pl.Out[pl.Tensor[[1, 56], pl.FP32]]) -> pl.Tensor[[1, 56], pl.FP32]:
+        t: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [16, 64], [16, 64], target_memory=pl.Mem.Vec)
+        gt: pl.Tile[[1, 56], pl.FP32, pl.Mem.Vec] = pl.tile.load(g, [0, 0], [1, 56], [1, 56], target_memory=pl.Mem.Vec)
+        s: pl.Tile[[1, 56], pl.FP32, pl.Mem.Vec] = pl.tile.slice(t, [1, 56], [3, 1])
+        r: pl.Tile[[1, 56], pl.FP32, pl.Mem.Vec] = pl.tile.col_expand_add(s, gt)
+        out2: pl.Tensor[[1, 56], pl.FP32] = pl.tile.store(r, [0, 0], out)
+        return out2
+)",
+      {{"s:", ""},
+       {"r:",
+        "s_textract: pl.Tile[[1, 56], pl.FP32, pl.Mem.Vec] = pl.tile.extract(t, 3, 1, [1, 56], "
+        "target_memory=pl.Mem.Vec)\n"
+        "r: pl.Tile[[1, 56], pl.FP32, pl.Mem.Vec] = pl.tile.col_expand_add(s_textract, gt)"}});
+}
+
+// ---- CT-13…CT-15: the alignment arithmetic -------------------------------------------------
+
+namespace {
+ir::Expr tile_var(const std::string& name, std::vector<std::int64_t> shape, ir::DataType dt,
+                  ir::Expr memref = nullptr) {
+  std::vector<ir::Expr> dims;
+  for (auto d : shape) dims.push_back(ir::make_int(d));
+  return ir::make_var(name, ir::make_tile_type(std::move(dims), dt, std::nullopt,
+                                               ir::MemorySpace::Vec, std::move(memref)));
+}
+ir::Expr index_var(const std::string& name) {
+  return ir::make_var(name, ir::scalar_type(ir::DataType::INDEX));
+}
+ir::Expr binary(ir::BinaryOp op, ir::Expr a, ir::Expr b) {
+  return ir::make_expr(ir::Binary{op, std::move(a), std::move(b)},
+                       ir::scalar_type(ir::DataType::INDEX));
+}
+bool aligned(const ir::Expr& base, ir::Expr row, ir::Expr col,
+             const passes::canonicalize::ByVar<ir::Expr>& defs = {}) {
+  passes::canonicalize::KnownMultiples multiples(defs);
+  return passes::canonicalize::is_provably_aligned({base, std::move(row), std::move(col)},
+                                                   multiples);
+}
+ir::Expr i(std::int64_t v) { return ir::make_int(v); }
+}  // namespace
+
+TEST_CASE("CT-13/CT-15: the worked residues, including the ones no golden case spells") {
+  auto int4 = tile_var("t", {16, 128}, ir::DataType::INT4);
+  CHECK(aligned(int4, i(0), i(64)));  // 64 * 4 = 256 bits
+  CHECK_FALSE(aligned(int4, i(0), i(32)));
+  auto fp16 = tile_var("t", {16, 64}, ir::DataType::FP16);
+  CHECK(aligned(fp16, i(0), i(16)));
+  CHECK_FALSE(aligned(fp16, i(0), i(8)));
+  auto fp32_12 = tile_var("t", {8, 12}, ir::DataType::FP32);
+  CHECK_FALSE(aligned(fp32_12, i(1), i(0)));  // 12 * 32 = 384 ≡ 128
+  CHECK(aligned(fp32_12, i(2), i(0)));
+  CHECK(aligned(fp32_12, i(2), i(8)));        // 0 + 256
+  CHECK(aligned(fp32_12, i(1), i(4)));        // the residues add up: 128 + 128 ≡ 0
+  CHECK_FALSE(aligned(fp32_12, i(1), i(2)));  // 128 + 64
+}
+
+TEST_CASE("CT-13: MemRef byte offsets — concrete, the -1 planning sentinel, symbolic") {
+  auto memref = [](ir::Expr offset) {
+    auto base = ir::make_var("mem_vec_0", ir::marker_type(ir::Marker::Ptr));
+    return ir::make_expr(ir::MemRef{base, std::move(offset), 1024, false, 1, nullptr},
+                         ir::marker_type(ir::Marker::MemRefType));
+  };
+  CHECK_FALSE(aligned(tile_var("t", {16, 16}, ir::DataType::FP32, memref(i(16))), i(0), i(0)));
+  CHECK(aligned(tile_var("t", {16, 16}, ir::DataType::FP32, memref(i(64))), i(0), i(0)));
+  CHECK(aligned(tile_var("t", {16, 16}, ir::DataType::FP32, memref(i(-1))), i(0), i(0)));
+  CHECK(aligned(tile_var("t", {16, 16}, ir::DataType::FP32, memref(i(16))), i(0),
+                i(4)));  // 128 + 128
+  CHECK_FALSE(
+      aligned(tile_var("t", {16, 16}, ir::DataType::FP32, memref(index_var("off"))), i(0), i(0)));
+}
+
+TEST_CASE("CT-13: a base that is not a static 2-D tile cannot be proven") {
+  CHECK_FALSE(aligned(tile_var("t", {4, 16, 16}, ir::DataType::FP32), i(0), i(0)));
+  auto n = index_var("n");
+  auto symbolic_cols = ir::make_var(
+      "t", ir::make_tile_type({i(16), n}, ir::DataType::FP32, std::nullopt, ir::MemorySpace::Vec));
+  CHECK(aligned(symbolic_cols, i(0), i(8)));        // row 0: the pitch is not needed
+  CHECK_FALSE(aligned(symbolic_cols, i(1), i(0)));  // row 1: it is
+}
+
+TEST_CASE(
+    "CT-14: known multiples through scalar SSA: +, -, *, aliases, constants, and what stops them") {
+  auto bi = index_var("bi"), bj = index_var("bj");
+  auto c16 = index_var("c16"), c8 = index_var("c8"), alias = index_var("alias"),
+       diff = index_var("diff");
+  passes::canonicalize::ByVar<ir::Expr> defs;
+  defs.emplace(c16.get(), binary(ir::BinaryOp::Mul, bi, i(16)));
+  defs.emplace(c8.get(), binary(ir::BinaryOp::Mul, i(8), bj));
+  defs.emplace(alias.get(), c16);
+  defs.emplace(diff.get(), binary(ir::BinaryOp::Sub, alias, c8));
+  passes::canonicalize::KnownMultiples m(defs);
+  CHECK(m.of(i(0)) == 256);
+  CHECK(m.of(i(-32)) == 32);
+  CHECK(m.of(i(96)) == 32);
+  CHECK(m.of(bi) == 1);  // a parameter
+  CHECK(m.of(c16) == 16);
+  CHECK(m.of(alias) == 16);
+  CHECK(m.of(diff) == 8);
+  CHECK(m.of(binary(ir::BinaryOp::Mul, c16, c8)) == 128);
+  CHECK(m.of(binary(ir::BinaryOp::Mul, c16, i(64))) == 256);    // capped
+  CHECK(m.of(binary(ir::BinaryOp::FloorDiv, c16, i(2))) == 1);  // not followed
+  // FP32 columns: a multiple of 8 is aligned (8 * 32 = 256 bits), of 4 is not.
+  auto t = tile_var("t", {16, 64}, ir::DataType::FP32);
+  CHECK(aligned(t, i(0), diff, defs));
+  CHECK_FALSE(aligned(t, i(0), binary(ir::BinaryOp::Mul, bi, i(4)), defs));
+  // A dynamic row over an FP32 row of 8: pitch 256 bits, any row is aligned.
+  CHECK(aligned(tile_var("t", {32, 8}, ir::DataType::FP32), bi, i(0), defs));
+}
+
+TEST_CASE(
+    "CT-14: a definition cycle or a very deep chain is answered conservatively, not by recursion "
+    "without end") {
+  auto a = index_var("a"), b = index_var("b");
+  passes::canonicalize::ByVar<ir::Expr> defs;
+  defs.emplace(a.get(), binary(ir::BinaryOp::Mul, b, i(32)));
+  defs.emplace(b.get(), binary(ir::BinaryOp::Mul, a, i(32)));
+  passes::canonicalize::KnownMultiples cyclic(defs);
+  CHECK(cyclic.of(a) == 256);  // b is met again while being computed: 1 * 32 * 32, capped
+  std::vector<ir::Expr> chain{binary(ir::BinaryOp::Mul, index_var("p"), i(64))};
+  passes::canonicalize::ByVar<ir::Expr> deep;
+  for (int k = 0; k < 5000; ++k) {
+    auto v = index_var("v" + std::to_string(k));
+    deep.emplace(v.get(), chain.back());
+    chain.push_back(v);
+  }
+  passes::canonicalize::KnownMultiples bounded(deep);
+  CHECK(bounded.of(chain.back()) == 1);  // too deep to follow: unknown
+  CHECK(bounded.of(chain[10]) == 64);    // a short chain still is
+}
+
+// ---- CT-16/CT-17: escapes --------------------------------------------------------------------
+
+TEST_CASE(
+    "CT-17a: a slice initializing two carries of one loop is copied once; aligned initializers "
+    "stay") {
+  check_rewrite(
+      R"(    def kernel(x: pl.Tensor[[16, 16], pl.FP32], out: pl.Out[pl.Tensor[[16, 1], pl.FP32]]) -> pl.Tensor[[16, 1], pl.FP32]:
+        t: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [16, 16], [16, 16], target_memory=pl.Mem.Vec)
+        s: pl.Tile[[16, 1], pl.FP32, pl.Mem.Vec] = pl.tile.slice(t, [16, 1], [0, 2])
+        k: pl.Tile[[16, 1], pl.FP32, pl.Mem.Vec] = pl.tile.slice(t, [16, 1], [0, 8])
+        for i, (p, q, r) in pl.range(2, init_values=(s, s, k)):
+            p2: pl.Tile[[16, 1], pl.FP32, pl.Mem.Vec] = pl.tile.add(p, q)
+            p_rv, q_rv, r_rv = pl.yield_(p2, q, r)
+        y: pl.Tile[[16, 1], pl.FP32, pl.Mem.Vec] = pl.tile.add(p_rv, r_rv)
+        out2: pl.Tensor[[16, 1], pl.FP32] = pl.tile.store(y, [0, 0], out)
+        return out2
+)",
+      {{"s:", ""},
+       {"for ",
+        "s_textract: pl.Tile[[16, 1], pl.FP32, pl.Mem.Vec] = pl.tile.extract(t, 0, 2, [16, 1], "
+        "target_memory=pl.Mem.Vec)\n"
+        "for i, (p, q, r) in pl.range(2, init_values=(s_textract, s_textract, k)):"}});
+}
+
+TEST_CASE("CT-17a/CT-18: a Mat slice carried into a loop is read by it and is kept") {
+  check_rewrite(
+      R"(    def kernel(x: pl.Tensor[[32, 64], pl.FP16], out: pl.Out[pl.Tensor[[16, 64], pl.FP16]]) -> pl.Tensor[[16, 64], pl.FP16]:
+        xm: pl.Tile[[32, 64], pl.FP16, pl.Mem.Mat] = pl.tile.load(x, [0, 0], [32, 64], [32, 64], target_memory=pl.Mem.Mat)
+        s: pl.Tile[[16, 64], pl.FP16, pl.Mem.Mat] = pl.tile.slice(xm, [16, 64], [16, 0])
+        d: pl.Tile[[16, 64], pl.FP16, pl.Mem.Mat] = pl.tile.slice(xm, [16, 64], [0, 0])
+        for i, (c,) in pl.range(2, init_values=(s,)):
+            c_rv: pl.Tile[[16, 64], pl.FP16, pl.Mem.Mat] = pl.yield_(c)
+        v: pl.Tile[[16, 64], pl.FP16, pl.Mem.Vec, pl.TileView(blayout=pl.TileLayout.col_major, slayout=pl.TileLayout.row_major)] = pl.tile.move(c_rv, target_memory=pl.Mem.Vec)
+        out2: pl.Tensor[[16, 64], pl.FP16] = pl.tile.store(v, [0, 0], out)
+        return out2
+)",
+      {{"d:", ""}});
+}
+
+TEST_CASE("CT-17b: an unaligned slice yielded by a branch is copied inside that branch") {
+  check_rewrite(
+      R"(    def kernel(x: pl.Tensor[[16, 8], pl.FP32], flag: pl.Scalar[pl.INDEX], out: pl.Out[pl.Tensor[[16, 1], pl.FP32]]) -> pl.Tensor[[16, 1], pl.FP32]:
+        t: pl.Tile[[16, 8], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [16, 8], [16, 8], target_memory=pl.Mem.Vec)
+        if flag == 0:
+            s: pl.Tile[[16, 1], pl.FP32, pl.Mem.Vec] = pl.tile.slice(t, [16, 1], [0, 1])
+            r: pl.Tile[[16, 1], pl.FP32, pl.Mem.Vec] = pl.yield_(s)
+        else:
+            z: pl.Tile[[16, 1], pl.FP32, pl.Mem.Vec] = pl.tile.slice(t, [16, 1], [0, 0])
+            r: pl.Tile[[16, 1], pl.FP32, pl.Mem.Vec] = pl.yield_(z)
+        out2: pl.Tensor[[16, 1], pl.FP32] = pl.tile.store(r, [0, 0], out)
+        return out2
+)",
+      {{"s:", ""},
+       {"r: pl.Tile[[16, 1], pl.FP32, pl.Mem.Vec] = pl.yield_(s)",
+        "s_textract: pl.Tile[[16, 1], pl.FP32, pl.Mem.Vec] = pl.tile.extract(t, 0, 1, [16, 1], "
+        "target_memory=pl.Mem.Vec)\n"
+        "r: pl.Tile[[16, 1], pl.FP32, pl.Mem.Vec] = pl.yield_(s_textract)"}});
+}
+
+TEST_CASE(
+    "CT-16: an alias of an aligned Vec slice, or of a Mat slice at an odd column, stays an alias") {
+  check_unchanged(
+      R"(    def kernel(x: pl.Tensor[[16, 16], pl.FP32], m: pl.Tensor[[32, 128], pl.FP16], out: pl.Out[pl.Tensor[[16, 8], pl.FP32]]) -> pl.Tensor[[16, 8], pl.FP32]:
+        t: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [16, 16], [16, 16], target_memory=pl.Mem.Vec)
+        s: pl.Tile[[16, 8], pl.FP32, pl.Mem.Vec] = pl.tile.slice(t, [16, 8], [0, 8])
+        a: pl.Tile[[16, 8], pl.FP32, pl.Mem.Vec] = s
+        y: pl.Tile[[16, 8], pl.FP32, pl.Mem.Vec] = pl.tile.muls(a, 3.0)
+        mm: pl.Tile[[32, 128], pl.FP16, pl.Mem.Mat] = pl.tile.load(m, [0, 0], [32, 128], [32, 128], target_memory=pl.Mem.Mat)
+        ms: pl.Tile[[16, 64], pl.FP16, pl.Mem.Mat] = pl.tile.slice(mm, [16, 64], [16, 1])
+        am: pl.Tile[[16, 64], pl.FP16, pl.Mem.Mat] = ms
+        v: pl.Tile[[16, 64], pl.FP16, pl.Mem.Vec, pl.TileView(blayout=pl.TileLayout.col_major, slayout=pl.TileLayout.row_major)] = pl.tile.move(am, target_memory=pl.Mem.Vec)
+        out2: pl.Tensor[[16, 8], pl.FP32] = pl.tile.store(y, [0, 0], out)
+        return out2
+)");
+}
+
+// ---- CT-18: dead slices -------------------------------------------------------------------
+
+TEST_CASE("CT-18: a chain dies from its end; a link something else still reads stays") {
+  check_rewrite(
+      R"(    def kernel(x: pl.Tensor[[64, 128], pl.BF16], out: pl.Out[pl.Tensor[[48, 128], pl.BF16]], out_a: pl.Out[pl.Tensor[[16, 128], pl.BF16]]) -> tuple[pl.Tensor[[48, 128], pl.BF16], pl.Tensor[[16, 128], pl.BF16]]:
+        lm: pl.Tile[[64, 128], pl.BF16, pl.Mem.Mat] = pl.tile.load(x, [0, 0], [64, 128], [64, 128], target_memory=pl.Mem.Mat)
+        s1: pl.Tile[[48, 128], pl.BF16, pl.Mem.Mat] = pl.tile.slice(lm, [48, 128], [16, 0])
+        s2: pl.Tile[[32, 128], pl.BF16, pl.Mem.Mat] = pl.tile.slice(s1, [32, 128], [8, 0])
+        s3: pl.Tile[[16, 128], pl.BF16, pl.Mem.Mat] = pl.tile.slice(s2, [16, 128], [4, 0])
+        a: pl.Tile[[16, 128], pl.BF16, pl.Mem.Left, pl.TileView(blayout=pl.TileLayout.row_major)] = pl.tile.extract(s3, 0, 0, [16, 128], target_memory=pl.Mem.Left)
+        v: pl.Tile[[48, 128], pl.BF16, pl.Mem.Vec, pl.TileView(blayout=pl.TileLayout.col_major, slayout=pl.TileLayout.row_major)] = pl.tile.move(s1, target_memory=pl.Mem.Vec)
+        av: pl.Tile[[16, 128], pl.BF16, pl.Mem.Vec] = pl.tile.move(a, target_memory=pl.Mem.Vec)
+        o1: pl.Tensor[[48, 128], pl.BF16] = pl.tile.store(v, [0, 0], out)
+        o2: pl.Tensor[[16, 128], pl.BF16] = pl.tile.store(av, [0, 0], out_a)
+        return o1, o2
+)",
+      {{"s2:", ""},
+       {"s3:", ""},
+       {"a:",
+        "a: pl.Tile[[16, 128], pl.BF16, pl.Mem.Left, pl.TileView(blayout=pl.TileLayout.row_major)] "
+        "= pl.tile.extract(lm, 28, 0, [16, 128], target_memory=pl.Mem.Left)"}});
+}
+
+TEST_CASE(
+    "CT-07/CT-18: a valid_shape slice is never dropped, even unread, and is not peeled by a "
+    "canonical one") {
+  check_rewrite(
+      R"(    def kernel(x: pl.Tensor[[64, 128], pl.BF16], out: pl.Out[pl.Tensor[[16, 128], pl.BF16]]) -> pl.Tensor[[16, 128], pl.BF16]:
+        lm: pl.Tile[[64, 128], pl.BF16, pl.Mem.Mat] = pl.tile.load(x, [0, 0], [64, 128], [64, 128], target_memory=pl.Mem.Mat)
+        n: pl.Tile[[32, 128], pl.BF16, pl.Mem.Mat] = pl.tile.slice(lm, [32, 128], [16, 0], [32, 128])
+        s: pl.Tile[[16, 128], pl.BF16, pl.Mem.Mat] = pl.tile.slice(n, [16, 128], [8, 0])
+        unread: pl.Tile[[16, 128], pl.BF16, pl.Mem.Mat] = pl.tile.slice(lm, [16, 128], [0, 0], [16, 128])
+        a: pl.Tile[[16, 128], pl.BF16, pl.Mem.Left, pl.TileView(blayout=pl.TileLayout.row_major)] = pl.tile.extract(s, 0, 0, [16, 128], target_memory=pl.Mem.Left)
+        av: pl.Tile[[16, 128], pl.BF16, pl.Mem.Vec] = pl.tile.move(a, target_memory=pl.Mem.Vec)
+        o: pl.Tensor[[16, 128], pl.BF16] = pl.tile.store(av, [0, 0], out)
+        return o
+)",
+      {{"s:", ""},
+       {"a:",
+        "a: pl.Tile[[16, 128], pl.BF16, pl.Mem.Left, pl.TileView(blayout=pl.TileLayout.row_major)] "
+        "= pl.tile.extract(n, 8, 0, [16, 128], target_memory=pl.Mem.Left)"}});
+}
+
+// ---- CT-19…CT-24: accumulator windows ----------------------------------------------------
+// In acc_kernel bodies the first body line is line 13 of the program text.
+
+TEST_CASE(
+    "CT-19/CT-19n/CT-21: the rejection names the op, both extents and the column-packed spelling, "
+    "at the call") {
+  auto d = error_of(acc_kernel(
+      32, 32, 16, 32,
+      R"(        acc_win: pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc] = pl.tile.slice(acc, [16, 32], [16, 0])
+        acc_new: pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc] = pl.tile.matmul_acc(acc_win, a, b)
+        out2: pl.Tensor[[32, 32], pl.FP32] = pl.tile.store(acc_new, [0, 0], out)
+        return out2
+)"));
+  CHECK(d.kind == ir::ErrorKind::user);
+  CHECK(d.origin == "CanonicalizeTileSlice");
+  CHECK(contains(d.message, l0c_phrase));
+  CHECK(d.message.starts_with(
+      "tile.matmul_acc: the accumulator is a 16x32 row window of a 32x32 Acc (L0C) tile"));
+  CHECK(contains(d.message, "allocate 16x64 and use tile.slice(acc, [16, 32], [0, i * 32])"));
+  CHECK(contains(d.message, "span every row of its parent tile"));
+  CHECK(contains(d.message, "a compiler pass may have created this window"));
+  CHECK(d.span.line == 14);  // the matmul_acc
+  CHECK(d.span.file_name() == "canonicalize_test.pto");
+}
+
+TEST_CASE("CT-19n: no packing advice when the parent does not split into whole windows") {
+  auto d = error_of(acc_kernel(
+      48, 32, 32, 32,
+      R"(        acc_win: pl.Tile[[32, 32], pl.FP32, pl.Mem.Acc] = pl.tile.slice(acc, [32, 32], [16, 0])
+        acc_new: pl.Tile[[32, 32], pl.FP32, pl.Mem.Acc] = pl.tile.matmul_acc(acc_win, a, b)
+        out2: pl.Tensor[[48, 32], pl.FP32] = pl.tile.store(acc_new, [0, 0], out)
+        return out2
+)"));
+  CHECK(contains(d.message, "32x32 row window of a 48x32 Acc (L0C) tile"));
+  CHECK_FALSE(contains(d.message, "allocate"));
+}
+
+TEST_CASE("CT-23: a bare accumulating statement is checked like an assignment") {
+  auto d = error_of(acc_kernel(
+      32, 32, 16, 32,
+      R"(        acc_win: pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc] = pl.tile.slice(acc, [16, 32], [16, 0])
+        pl.tile.matmul_acc(acc_win, a, b)
+        out2: pl.Tensor[[32, 32], pl.FP32] = pl.tile.store(acc, [0, 0], out)
+        return out2
+)"));
+  CHECK(contains(d.message, l0c_phrase));
+  CHECK(d.span.line == 14);
+}
+
+TEST_CASE("CT-23: an alias and a same-extent view of the window resolve back to it") {
+  auto alias = error_of(acc_kernel(
+      32, 32, 16, 32,
+      R"(        acc_win: pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc] = pl.tile.slice(acc, [16, 32], [16, 0])
+        dst: pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc] = acc_win
+        acc_new: pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc] = pl.tile.matmul_acc(dst, a, b)
+        out2: pl.Tensor[[32, 32], pl.FP32] = pl.tile.store(acc_new, [0, 0], out)
+        return out2
+)"));
+  CHECK(contains(alias.message, l0c_phrase));
+  CHECK(alias.span.line == 15);
+  auto view = error_of(acc_kernel(
+      32, 32, 16, 32,
+      R"(        acc_win: pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc] = pl.tile.slice(acc, [16, 32], [16, 0])
+        dst: pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc] = pl.tile.reshape(acc_win, [16, 32])
+        acc_new: pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc] = pl.tile.matmul_acc(dst, a, b)
+        out2: pl.Tensor[[32, 32], pl.FP32] = pl.tile.store(acc_new, [0, 0], out)
+        return out2
+)"));
+  CHECK(contains(view.message, l0c_phrase));
+  CHECK(view.span.line == 15);
+}
+
+TEST_CASE("CT-23: a view that changes the extent is not followed, so the check stays silent") {
+  check_unchanged(acc_kernel(
+      32, 32, 32, 16,
+      R"(        acc_win: pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc] = pl.tile.slice(acc, [16, 32], [16, 0])
+        dst: pl.Tile[[32, 16], pl.FP32, pl.Mem.Acc] = pl.tile.reshape(acc_win, [32, 16])
+        acc_new: pl.Tile[[32, 16], pl.FP32, pl.Mem.Acc] = pl.tile.matmul_acc(dst, a, b)
+        out2: pl.Tensor[[32, 32], pl.FP32] = pl.tile.store(acc_new, [0, 0], out)
+        return out2
+)"));
+}
+
+TEST_CASE("CT-23: a hoisted window reaches the matmul through the loop carry") {
+  auto d = error_of(acc_kernel(
+      32, 32, 16, 32,
+      R"(        acc_win: pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc] = pl.tile.slice(acc, [16, 32], [16, 0])
+        for k, (c,) in pl.range(4, init_values=(acc_win,)):
+            c2: pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc] = pl.tile.matmul_acc(c, a, b)
+            c_rv: pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc] = pl.yield_(c2)
+        out2: pl.Tensor[[32, 32], pl.FP32] = pl.tile.store(c_rv, [0, 0], out)
+        return out2
+)"));
+  CHECK(contains(d.message, l0c_phrase));
+  CHECK(d.span.line == 15);
+}
+
+TEST_CASE("CT-23: a loop result names the window only when the carry keeps it") {
+  // Exit edge bound (the yield names the initializer's window): the later matmul is checked.
+  auto d = error_of(acc_kernel(
+      32, 32, 16, 32,
+      R"(        acc_win: pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc] = pl.tile.slice(acc, [16, 32], [16, 0])
+        for k, (c,) in pl.range(4, init_values=(acc_win,)):
+            c_rv: pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc] = pl.yield_(c)
+        acc_new: pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc] = pl.tile.matmul_acc(c_rv, a, b)
+        out2: pl.Tensor[[32, 32], pl.FP32] = pl.tile.store(acc_new, [0, 0], out)
+        return out2
+)"));
+  CHECK(d.span.line == 16);
+  // The yield names another window: a zero-trip loop would return the initializer, so the
+  // result names neither and stays unchecked.
+  check_unchanged(acc_kernel(
+      32, 32, 16, 32,
+      R"(        acc_win: pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc] = pl.tile.slice(acc, [16, 32], [16, 0])
+        other: pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc] = pl.tile.slice(acc, [16, 32], [0, 0])
+        for k, (c,) in pl.range(4, init_values=(acc_win,)):
+            c_rv: pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc] = pl.yield_(other)
+        acc_new: pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc] = pl.tile.matmul_acc(c_rv, a, b)
+        out2: pl.Tensor[[32, 32], pl.FP32] = pl.tile.store(acc_new, [0, 0], out)
+        return out2
+)"));
+}
+
+TEST_CASE("CT-23: an if-merge names a window only when both arms yield the same one") {
+  auto d = error_of(acc_kernel(
+      32, 32, 16, 32,
+      R"(        acc_win: pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc] = pl.tile.slice(acc, [16, 32], [16, 0])
+        same: pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc] = pl.tile.slice(acc, [16, 32], [16, 0])
+        if flag == 0:
+            r: pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc] = pl.yield_(acc_win)
+        else:
+            r: pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc] = pl.yield_(same)
+        acc_new: pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc] = pl.tile.matmul_acc(r, a, b)
+        out2: pl.Tensor[[32, 32], pl.FP32] = pl.tile.store(acc_new, [0, 0], out)
+        return out2
+)"));
+  CHECK(d.span.line == 19);
+  check_unchanged(acc_kernel(
+      32, 32, 16, 32,
+      R"(        acc_win: pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc] = pl.tile.slice(acc, [16, 32], [16, 0])
+        other: pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc] = pl.tile.slice(acc, [16, 32], [0, 0])
+        if flag == 0:
+            r: pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc] = pl.yield_(acc_win)
+        else:
+            r: pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc] = pl.yield_(other)
+        acc_new: pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc] = pl.tile.matmul_acc(r, a, b)
+        out2: pl.Tensor[[32, 32], pl.FP32] = pl.tile.store(acc_new, [0, 0], out)
+        return out2
+)"));
+}
+
+namespace {
+// An accepted full-row window carried into a loop whose body writes it and then yields a
+// row window of another accumulator: the back edge hands the MAD that window on trip 2.
+std::string back_edge_kernel(const std::string& loop_header, const std::string& yield) {
+  return acc_kernel(
+      16, 64, 16, 32,
+      R"(        acc2: pl.Tile[[32, 32], pl.FP32, pl.Mem.Acc] = pl.tile.create([32, 32], dtype=pl.FP32, target_memory=pl.Mem.Acc)
+        good: pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc] = pl.tile.slice(acc, [16, 32], [0, 0])
+)" + loop_header +
+          R"(
+            c2: pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc] = pl.tile.matmul_acc(c, a, b)
+            bad: pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc] = pl.tile.slice(acc2, [16, 32], [16, 0])
+)" + yield +
+          R"(
+        out2: pl.Tensor[[16, 64], pl.FP32] = pl.tile.store(acc, [0, 0], out)
+        return out2
+)");
+}
+}  // namespace
+
+TEST_CASE(
+    "CT-24: the back edge is checked when the loop provably runs twice, blaming the in-body "
+    "matmul") {
+  auto d = error_of(back_edge_kernel(
+      "        for k, (c,) in pl.range(4, init_values=(good,)):",
+      "            c_rv: pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc] = pl.yield_(bad)"));
+  CHECK(contains(d.message, "16x32 row window of a 32x32 Acc (L0C) tile"));
+  CHECK(d.span.line == 16);
+}
+
+TEST_CASE(
+    "CT-24: one trip, a symbolic trip count or a while loop never take the back edge as proven") {
+  check_unchanged(back_edge_kernel(
+      "        for k, (c,) in pl.range(1, init_values=(good,)):",
+      "            c_rv: pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc] = pl.yield_(bad)"));
+  check_unchanged(back_edge_kernel(
+      "        for k, (c,) in pl.range(0, 8, 8, init_values=(good,)):",
+      "            c_rv: pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc] = pl.yield_(bad)"));
+  check_unchanged(back_edge_kernel(
+      "        for k, (c,) in pl.range(flag, init_values=(good,)):",
+      "            c_rv: pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc] = pl.yield_(bad)"));
+  check_unchanged(back_edge_kernel(
+      "        for (k, c) in pl.while_(init_values=(0, good)):\n            pl.cond(k < flag)",
+      "            k2: pl.Scalar[pl.INDEX] = k + 1\n"
+      "            k_rv, c_rv = pl.yield_(k2, bad)"));
+}
+
+TEST_CASE("CT-24: a carry the body only reads is not checked on its back edge") {
+  check_unchanged(acc_kernel(
+      16, 64, 16, 32,
+      R"(        acc2: pl.Tile[[32, 32], pl.FP32, pl.Mem.Acc] = pl.tile.create([32, 32], dtype=pl.FP32, target_memory=pl.Mem.Acc)
+        good: pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc] = pl.tile.slice(acc, [16, 32], [0, 0])
+        for k, (c,) in pl.range(4, init_values=(good,)):
+            bad: pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc] = pl.tile.slice(acc2, [16, 32], [16, 0])
+            c_rv: pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc] = pl.yield_(bad)
+        out2: pl.Tensor[[16, 64], pl.FP32] = pl.tile.store(acc, [0, 0], out)
+        return out2
+)"));
+}
+
+// ---- the failure contract ------------------------------------------------------------------
+
+TEST_CASE("CT-02: a rejection comes before any rewrite; the input program is untouched") {
+  auto before = parse(program_text(
+      incore +
+      acc_kernel(
+          32, 32, 16, 32,
+          R"(        t: pl.Tile[[16, 8], pl.FP32, pl.Mem.Vec] = pl.tile.create([16, 8], dtype=pl.FP32, target_memory=pl.Mem.Vec)
+        s: pl.Tile[[16, 1], pl.FP32, pl.Mem.Vec] = pl.tile.slice(t, [16, 1], [0, 1])
+        y: pl.Tile[[16, 1], pl.FP32, pl.Mem.Vec] = pl.tile.muls(s, 2.0)
+        acc_win: pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc] = pl.tile.slice(acc, [16, 32], [16, 0])
+        acc_new: pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc] = pl.tile.matmul_acc(acc_win, a, b)
+        out2: pl.Tensor[[32, 32], pl.FP32] = pl.tile.store(acc_new, [0, 0], out)
+        return out2
+)")));
+  const std::string printed = text::print(before);
+  const ir::Stmt body = before->functions[0]->body;
+  pass::PassContext ctx;
+  CHECK_THROWS_WITH_AS(passes::canonicalize_tile_slice(before, ctx),
+                       doctest::Contains(l0c_phrase.c_str()), ir::Error);
+  CHECK(text::print(before) == printed);
+  CHECK(before->functions[0]->body == body);
+  CHECK(ctx.stats.get("CanonicalizeTileSlice.copy-unaligned-vec-operand: applied") ==
+        0);  // no rule ran
+}
+
+TEST_CASE("CT-01: through the CLI's pipeline with verification, the result keeps every property") {
+  auto before = parse(program_text(
+      incore +
+      R"(    def kernel(x: pl.Tensor[[16, 8], pl.FP32], out: pl.Out[pl.Tensor[[16, 1], pl.FP32]]) -> pl.Tensor[[16, 1], pl.FP32]:
+        t: pl.Tile[[16, 8], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [16, 8], [16, 8], target_memory=pl.Mem.Vec)
+        s: pl.Tile[[16, 1], pl.FP32, pl.Mem.Vec] = pl.tile.slice(t, [16, 1], [0, 1])
+        y: pl.Tile[[16, 1], pl.FP32, pl.Mem.Vec] = pl.tile.muls(s, 2.0)
+        out2: pl.Tensor[[16, 1], pl.FP32] = pl.tile.store(y, [0, 0], out)
+        return out2
+)"));
+  pass::Pipeline pipeline({*passes::find_pass("canonicalize_tile_slice")},
+                          pass::verified_properties(before));
+  REQUIRE_FALSE(pipeline.check_order().has_value());
+  pass::PassContext ctx;
+  auto after = pipeline.run(before, ctx, pass::VerifyLevel::basic);
+  CHECK(after != before);
+  CHECK(pass::verify(passes::CanonicalizeTileSlice::info.produced, after).empty());
+}
