@@ -68,6 +68,19 @@ struct Token {
   }
 };
 
+// Python's reserved words: never a name in `pl` text (the printer appends `_` to an op whose
+// last component is one, the reader strips it).
+inline bool is_python_keyword(std::string_view s) noexcept {
+  static constexpr std::string_view kKeywords[] = {
+      "False", "None",     "True",  "and",    "as",   "assert", "async",  "await",    "break",
+      "class", "continue", "def",   "del",    "elif", "else",   "except", "finally",  "for",
+      "from",  "global",   "if",    "import", "in",   "is",     "lambda", "nonlocal", "not",
+      "or",    "pass",     "raise", "return", "try",  "while",  "with",   "yield"};
+  for (auto k : kKeywords)
+    if (k == s) return true;
+  return false;
+}
+
 namespace detail {
 
 struct Punct {

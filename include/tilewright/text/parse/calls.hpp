@@ -1,0 +1,418 @@
+#pragma once
+// Calls: argument lists, registered op calls with their deduced types, the unified DSL
+// sugar (`pl.load`, `pl.add`, … dispatching on their operands, §6.1), calls of the
+// program's own functions and `pl.submit`.
+#include <algorithm>
+#include <cstddef>
+#include <exception>
+#include <map>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "tilewright/ops/create.hpp"
+#include "tilewright/text/parse/parser_class.hpp"
+
+namespace tilewright::text::parser_detail {
+
+inline const ops::OpInfo* Parser::find_op(const std::string& name) const {
+  auto it = op_names_.find(name);
+  return it == op_names_.end() ? nullptr : it->second;
+}
+
+inline std::string Parser::suggest(std::string_view name,
+                                   const std::vector<std::string>& pool) const {
+  std::string best;
+  int best_d = 3;
+  for (const auto& n : pool) {
+    int d = edit_distance(name, n, 2);
+    if (d < best_d || (d == best_d && !best.empty() && n < best)) {
+      best_d = d;
+      best = n;
+    }
+  }
+  return best_d <= 2 ? best : std::string();
+}
+
+inline void Parser::unknown_op(const std::string& name, const Span& s) const {
+  std::vector<std::string> pool;
+  pool.reserve(op_names_.size());
+  for (const auto& kv : op_names_) pool.push_back(kv.first);
+  std::string m = "unknown op '" + name + "'";
+  if (auto s2 = suggest(name, pool); !s2.empty()) m += "; did you mean '" + s2 + "'?";
+  fail(s, std::move(m));
+}
+
+inline CallArgs Parser::parse_call_args(std::string_view callee) {
+  CallArgs a;
+  expect(TokenKind::lparen, "to open the arguments of " + std::string(callee));
+  while (!at(TokenKind::rparen)) {
+    if (at(TokenKind::star) || at(TokenKind::double_star))
+      fail(cur().span, "argument unpacking with '*' or '**' is not supported");
+    if (at(TokenKind::name) && peek().is(TokenKind::assign)) {
+      const Token& k = advance();
+      std::string key = k.text;
+      Span ks = k.span;
+      advance();
+      for (const auto& e : a.kw)
+        if (e.first == key)
+          fail(ks, "keyword argument '" + key + "' repeated in " + std::string(callee));
+      a.kw.emplace_back(key, parse_expr());
+      a.kw_spans.push_back(ks);
+    } else {
+      if (!a.kw.empty())
+        fail(cur().span, "positional argument follows keyword argument in " + std::string(callee));
+      a.pos.push_back(parse_expr());
+    }
+    if (!accept(TokenKind::comma)) break;
+  }
+  a.close = cur().span;
+  expect(TokenKind::rparen, "to close the arguments of " + std::string(callee));
+  return a;
+}
+
+inline const PVal* Parser::kwarg(const CallArgs& a, std::string_view key) {
+  for (const auto& [k, v] : a.kw)
+    if (k == key) return &v;
+  return nullptr;
+}
+
+inline void Parser::drop_kwarg(CallArgs& a, std::string_view key) {
+  for (std::size_t i = 0; i < a.kw.size(); ++i)
+    if (a.kw[i].first == key) {
+      a.kw.erase(a.kw.begin() + static_cast<std::ptrdiff_t>(i));
+      a.kw_spans.erase(a.kw_spans.begin() + static_cast<std::ptrdiff_t>(i));
+      return;
+    }
+}
+
+inline void Parser::no_kwargs(const CallArgs& a, std::string_view callee) const {
+  if (!a.kw.empty())
+    fail(a.kw_spans[0], std::string(callee) + " takes no keyword argument '" + a.kw[0].first + "'");
+}
+
+inline void Parser::arity(const CallArgs& a, std::size_t lo, std::size_t hi,
+                          std::string_view callee, const Span& s) const {
+  if (a.pos.size() < lo || a.pos.size() > hi)
+    fail(a.pos.size() > hi ? a.pos[hi].span : s,
+         std::string(callee) + " takes " +
+             (lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi)) +
+             " positional arguments, got " + std::to_string(a.pos.size()));
+}
+
+inline PVal Parser::call_path(const std::string& path, const Span& s) {
+  auto seg = split_path(path);
+  if (path == "pl.const") return of(parse_const(s), s);
+  if (path == "pl.min" || path == "pl.max") {
+    CallArgs a = parse_call_args(path);
+    no_kwargs(a, path);
+    arity(a, 2, 2, path, s);
+    return of(make_binary(path == "pl.min" ? ir::BinaryOp::Min : ir::BinaryOp::Max, path, a.pos[0],
+                          a.pos[1], s),
+              s);
+  }
+  if (path == "pl.cast") return of(parse_cast(s), s);
+  if (path == "abs") {
+    CallArgs a = parse_call_args(path);
+    no_kwargs(a, path);
+    arity(a, 1, 1, path, s);
+    Expr e = value_expr(a.pos[0], "an operand");
+    scalar_operand(e, a.pos[0].span, "abs");
+    return of(ir::make_expr(ir::Unary{ir::UnaryOp::Abs, e}, e->type, s), s);
+  }
+  if (path == "pl.split" || path == "pl.cross_core_slot") {
+    parse_call_args(path);  // kept verbatim as part of a scope's optimizations list
+    PVal v;
+    v.kind = PVal::Kind::raw;
+    v.span = s;
+    return v;
+  }
+  if (path == "pl.yield_")
+    fail(s, "pl.yield_ can only be a statement or the value of an assignment");
+  if (path == "pl.cond") fail(s, "pl.cond can only be the first statement of a pl.while_ body");
+  if (path == "pl.MemRef" || path == "pl.TileView" || path == "pl.TensorView")
+    fail(s, path + " is only allowed inside a type annotation");
+  if (path == "pl.submit" || path == "pl.spmd_submit") return of(parse_submit(path, s), s);
+  if (seg.size() == 2 && seg[0] == "self") {
+    CallArgs a = parse_call_args(path);
+    return of(function_call(std::string(seg[1]), std::move(a), s), s);
+  }
+  if (seg.size() == 1) {
+    CallArgs a = parse_call_args(path);
+    return of(function_call(path, std::move(a), s), s);
+  }
+  if (seg[0] == "pl" && seg.size() == 3 &&
+      (seg[1] == "tile" || seg[1] == "tensor" || seg[1] == "system" || seg[1] == "array" ||
+       seg[1] == "prefetch")) {
+    std::string name = std::string(seg[1]) + "." + op_stem(seg[2]);
+    if (name == "tensor.adds") name = "tensor.add";
+    CallArgs a = parse_call_args(path);
+    return of(build_op(name, std::move(a), s), s);
+  }
+  if (seg[0] == "pld" && seg.size() >= 2) {
+    std::string name = "pld";
+    for (std::size_t i = 1; i < seg.size(); ++i)
+      name += "." + (i + 1 == seg.size() ? op_stem(seg[i]) : std::string(seg[i]));
+    CallArgs a = parse_call_args(path);
+    return of(build_op(name, std::move(a), s), s);
+  }
+  if (seg[0] == "pl" && seg.size() == 2) {
+    CallArgs a = parse_call_args(path);
+    return of(sugar_call(std::string(seg[1]), std::move(a), s), s);
+  }
+  fail(s, "unknown function '" + path + "'");
+}
+
+inline Expr Parser::parse_const(const Span& s) {
+  CallArgs a = parse_call_args("pl.const");
+  no_kwargs(a, "pl.const");
+  arity(a, 2, 2, "pl.const", s);
+  const PVal& v = a.pos[0];
+  if (a.pos[1].kind != PVal::Kind::path || !dtype_of(a.pos[1].s))
+    fail(a.pos[1].span,
+         "expected a dtype such as pl.INT32 as the second argument of pl.const, found " +
+             describe_val(a.pos[1]));
+  ir::DataType dt = *dtype_of(a.pos[1].s);
+  if (v.kind != PVal::Kind::expr || !v.literal || ir::as<ir::ConstBool>(v.e))
+    fail(v.span,
+         "expected a number literal as the first argument of pl.const, found " + describe_val(v));
+  if (auto* i = ir::as<ir::ConstInt>(v.e)) {
+    if (ir::is_float(dt)) return ir::make_float(static_cast<double>(i->value), dt, s);
+    return ir::make_int(i->value, dt, s);
+  }
+  if (!ir::is_float(dt))
+    fail(v.span, "a float literal cannot be a pl.const of integer dtype pl." +
+                     std::string(ir::name_of(dt)));
+  return ir::make_float(ir::as<ir::ConstFloat>(v.e)->value, dt, s);
+}
+
+inline Expr Parser::parse_cast(const Span& s) {
+  CallArgs a = parse_call_args("pl.cast");
+  if (a.pos.empty()) fail(a.close, "pl.cast needs a value to convert");
+  const PVal& x = a.pos[0];
+  bool scalar = x.kind == PVal::Kind::expr && ir::as<ir::ScalarType>(x.e->type);
+  if (scalar) {
+    no_kwargs(a, "pl.cast of a scalar");
+    arity(a, 2, 2, "pl.cast", s);
+    if (a.pos[1].kind != PVal::Kind::path || !dtype_of(a.pos[1].s))
+      fail(a.pos[1].span,
+           "expected a dtype such as pl.INT32 as the second argument of pl.cast, found " +
+               describe_val(a.pos[1]));
+    return cast_to(x.e, *dtype_of(a.pos[1].s));
+  }
+  if (a.pos.size() >= 2 && a.pos[1].kind == PVal::Kind::path && dtype_of(a.pos[1].s)) {
+    a.kw.insert(a.kw.begin(), {"target_type", a.pos[1]});
+    a.kw_spans.insert(a.kw_spans.begin(), a.pos[1].span);
+    a.pos.erase(a.pos.begin() + 1);
+  }
+  return sugar_dispatch("cast", std::move(a), s);
+}
+
+// `pl.<op>(...)`: the unified DSL ops dispatch on their operands (§6.1).
+inline Expr Parser::sugar_call(const std::string& op, CallArgs a, const Span& s) {
+  if (op == "load") {
+    if (a.pos.size() < 3)
+      fail(a.close, "pl.load needs (tensor, offsets, shapes), got " + std::to_string(a.pos.size()) +
+                        " arguments");
+    if (a.pos.size() == 3) {
+      const PVal* vs = kwarg(a, "valid_shapes");
+      if (!vs) vs = kwarg(a, "valid_shape");
+      a.pos.push_back(vs ? *vs : a.pos[2]);
+    }
+    drop_kwarg(a, "valid_shapes");
+    drop_kwarg(a, "valid_shape");
+    if (!kwarg(a, "target_memory")) {
+      PVal m;
+      m.kind = PVal::Kind::path;
+      m.s = "pl.Mem.Vec";
+      m.span = s;
+      a.kw.emplace_back("target_memory", m);
+      a.kw_spans.push_back(s);
+    }
+    return build_op("tile.load", std::move(a), s);
+  }
+  if (op == "store") return build_op("tile.store", std::move(a), s);
+  if (op == "create_tensor") return build_op("tensor.create", std::move(a), s);
+  if (op == "create_tile") return build_op("tile.create", std::move(a), s);
+  return sugar_dispatch(op, std::move(a), s);
+}
+
+inline Expr Parser::sugar_dispatch(const std::string& op, CallArgs a, const Span& s) {
+  std::string prefix;
+  for (const auto& p : a.pos) {
+    if (p.kind != PVal::Kind::expr) continue;
+    if (ir::as<ir::TileType>(p.e->type))
+      prefix = "tile.";
+    else if (ir::as<ir::TensorType>(p.e->type))
+      prefix = "tensor.";
+    if (!prefix.empty()) break;
+  }
+  if (prefix.empty())
+    fail(s, "pl." + op + " needs a tile or tensor operand to choose between pl.tile." + op +
+                " and pl.tensor." + op);
+  std::string name = prefix + op_stem(op);
+  if (a.pos.size() >= 2 && a.pos[1].kind == PVal::Kind::expr &&
+      ir::as<ir::ScalarType>(a.pos[1].e->type)) {
+    std::string scalar_form = name + "s";
+    if (scalar_form == "tensor.adds") scalar_form = "tensor.add";
+    if (find_op(scalar_form)) name = scalar_form;
+  }
+  if (!find_op(name)) fail(s, "unknown op 'pl." + op + "' (no op '" + name + "')");
+  return build_op(name, std::move(a), s);
+}
+
+// Builds a registered op call: keywords that name positional parameters become positional
+// (the special forms of §4.5: `value=`, `shape=`, `valid_shape=`, `scratch=`, `deps=`).
+inline Expr Parser::build_op(const std::string& name, CallArgs a, const Span& s) {
+  const ops::OpInfo* info = find_op(name);
+  if (!info) unknown_op(name, s);
+  ir::Kwargs kwargs, attrs;
+  std::map<std::size_t, PVal> by_name;
+  for (std::size_t i = 0; i < a.kw.size(); ++i) {
+    const auto& [k, v] = a.kw[i];
+    if (k == "attrs") {
+      attrs = attrs_dict(v);
+      continue;
+    }
+    const ops::KwargSpec* spec = info->kwarg(k);
+    if (!spec) {
+      auto it = std::find(info->arg_names.begin(), info->arg_names.end(), k);
+      if (it != info->arg_names.end()) {
+        auto idx = static_cast<std::size_t>(it - info->arg_names.begin());
+        if (idx < a.pos.size())
+          fail(a.kw_spans[i],
+               "argument '" + k + "' of " + name + " is given both by position and by keyword");
+        by_name.emplace(idx, v);
+        continue;
+      }
+    }
+    kwargs.emplace_back(k, attr_value(k, v, spec, true));
+  }
+  for (auto& [idx, v] : by_name) {
+    if (idx != a.pos.size())
+      fail(v.span, "argument '" + info->arg_names[idx] + "' of " + name +
+                       " is given by keyword, but an earlier positional argument is missing");
+    a.pos.push_back(std::move(v));
+  }
+  std::vector<Expr> args;
+  args.reserve(a.pos.size());
+  for (const auto& p : a.pos) args.push_back(value_expr(p, "an argument of " + name));
+  auto rethrow = [&](const ir::Error& e) {
+    const ir::Diagnostic& d = e.diagnostic();
+    throw ir::Error(ir::Diagnostic{ir::Severity::error, ir::ErrorKind::user, "parser", d.message,
+                                   d.span.known() ? d.span : s, d.notes});
+  };
+  // The annotation of `x: T = <this call>` stands in when the op cannot deduce a type:
+  // printed text is always annotated, and upstream's reader trusts it the same way.
+  const Token& head = toks_[rhs_tok_];
+  Type ann = rhs_ann_ && same_start(head.span, s) ? rhs_ann_ : nullptr;
+  Type type;
+  try {
+    ops::validate_call(*info, args, kwargs, s);
+  } catch (const ir::Error& e) {
+    rethrow(e);
+  }
+  try {
+    if (auto d = ops::deduce_type(*info, args, kwargs, s)) type = *d;
+  } catch (const ir::Error& e) {
+    if (!ann) rethrow(e);
+  } catch (const std::exception& e) {
+    if (!ann) fail(s, "cannot build " + name + ": " + e.what());
+  }
+  if (!type && !ann && !info->deduce && eval_tok_ < toks_.size() &&
+      same_start(toks_[eval_tok_].span, s))
+    type = ir::unknown_type();  // the whole statement: its value is discarded, so it needs no type
+  if (!type) {
+    if (!ann)
+      fail(s, name + " has no type deduction; annotate the result type (x: pl.Tile[...] = ...)");
+    type = ann;
+  }
+  try {
+    type = ops::stamp_memory(*info, type, args, kwargs);
+  } catch (const std::exception& e) {
+    fail(s, "cannot build " + name + ": " + e.what());
+  }
+  Expr call = ir::make_call(info->id, std::move(args), std::move(kwargs), type, s);
+  if (!call) fail(s, "cannot build " + name);
+  if (!attrs.empty()) {
+    if (auto* c = ir::as<ir::Call>(call)) {
+      ir::Call copy = *c;
+      copy.attrs = std::move(attrs);
+      call = ir::make_expr(std::move(copy), call->type, call->span);
+    }
+  }
+  return call;
+}
+
+inline Parser::FnState* Parser::find_fn(const std::string& name) {
+  for (auto& f : fns_)
+    if (f.name == name) return &f;
+  return nullptr;
+}
+
+inline void Parser::unknown_function(const std::string& name, const Span& s) const {
+  std::vector<std::string> pool;
+  for (const auto& f : fns_) pool.push_back(f.name);
+  std::string m = "unknown function '" + name + "'";
+  if (auto g = suggest(name, pool); !g.empty()) m += "; did you mean '" + g + "'?";
+  fail(s, std::move(m));
+}
+
+inline Type Parser::returns_type(const FnState& f) {
+  if (f.returns.empty()) return ir::unknown_type();
+  if (f.returns.size() == 1) return f.returns[0];
+  return ir::make_type(ir::TupleType{f.returns});
+}
+
+inline ir::Kwargs Parser::call_kwargs(const CallArgs& a, ir::Kwargs* attrs) {
+  ir::Kwargs out;
+  for (const auto& [k, v] : a.kw) {
+    if (k == "attrs")
+      *attrs = attrs_dict(v);
+    else
+      out.emplace_back(k, attr_value(k, v, nullptr, false));
+  }
+  return out;
+}
+
+inline Expr Parser::function_call(const std::string& name, CallArgs a, const Span& s) {
+  FnState* f = find_fn(name);
+  if (!f) unknown_function(name, s);
+  if (a.pos.size() != f->params.size())
+    fail(s, "function '" + name + "' takes " + std::to_string(f->params.size()) +
+                " arguments, got " + std::to_string(a.pos.size()));
+  std::vector<Expr> args;
+  for (const auto& p : a.pos) args.push_back(value_expr(p, "an argument of " + name));
+  ir::Kwargs attrs;
+  ir::Kwargs kw = call_kwargs(a, &attrs);
+  return ir::make_expr(
+      ir::Call{ir::Callee{ir::OpId{}, name}, std::move(args), std::move(kw), std::move(attrs)},
+      returns_type(*f), s);
+}
+
+inline Expr Parser::parse_submit(const std::string& path, const Span& s) {
+  CallArgs a = parse_call_args(path);
+  if (a.pos.empty() || a.pos[0].kind != PVal::Kind::path)
+    fail(a.pos.empty() ? a.close : a.pos[0].span,
+         path + " needs the submitted function, e.g. self.kernel, first");
+  auto seg = split_path(a.pos[0].s);
+  std::string fname(seg.back());
+  if (seg.size() > 2 || (seg.size() == 2 && seg[0] != "self"))
+    fail(a.pos[0].span, "expected self.<function> as the first argument of " + path);
+  FnState* f = find_fn(fname);
+  if (!f) unknown_function(fname, a.pos[0].span);
+  std::vector<Expr> args;
+  for (std::size_t i = 1; i < a.pos.size(); ++i)
+    args.push_back(value_expr(a.pos[i], "an argument of " + path));
+  ir::Kwargs attrs;
+  ir::Kwargs kw = call_kwargs(a, &attrs);
+  std::vector<Type> els = f->returns;
+  els.push_back(ir::scalar_type(ir::DataType::TASK_ID));
+  std::string op = path.substr(3);
+  return ir::make_expr(ir::Call{ir::Callee{ir::intern_op(op), fname}, std::move(args),
+                                std::move(kw), std::move(attrs)},
+                       ir::make_type(ir::TupleType{std::move(els)}), s);
+}
+
+}  // namespace tilewright::text::parser_detail

@@ -1,0 +1,217 @@
+#pragma once
+// The Parser: its state, and one declaration per production. The productions are defined by
+// concept in the headers beside this one (named in each group below), the way a large
+// recursive-descent parser splits one class over several files; text/parser.hpp includes
+// them all.
+#include <cstddef>
+#include <initializer_list>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "tilewright/ir/function.hpp"
+#include "tilewright/ops/registry.hpp"
+#include "tilewright/text/lexer.hpp"
+#include "tilewright/text/parse/token_cursor.hpp"
+#include "tilewright/text/parse/values.hpp"
+
+namespace tilewright::text::parser_detail {
+
+class Parser : TokenCursor {
+ public:
+  Parser(std::string_view src, std::string file, const ops::Registry& reg)
+      : TokenCursor(src, std::move(file)), reg_(reg) {
+    reg_.for_each([&](const ops::OpInfo& info) { op_names_.emplace(info.name, &info); });
+  }
+
+  ir::Program run();
+
+ private:
+  // ---- per-function and per-construct state
+  struct FnState {
+    std::string name;
+    Span span;
+    ir::FunctionType type = ir::FunctionType::Opaque;
+    std::optional<ir::Level> level;
+    std::optional<ir::Role> role;
+    ir::Kwargs attrs;
+    std::vector<ir::Param> params;
+    std::vector<Type> returns;
+    std::size_t body_pos = 0;
+    std::unordered_map<std::string, Expr> scope;
+    std::unordered_map<std::string, Expr> ptrs;  // MemRef bases, interned by name
+  };
+  struct YieldRec {
+    bool closing = false;  // the last statement of its block (set once the block is parsed)
+    std::vector<std::string> names;
+    std::vector<Span> spans;
+    std::vector<Type> ann;     // annotation per name (single-name form only), or null
+    std::vector<Type> values;  // yielded value types
+    Span span;
+  };
+  struct YieldCtx {
+    std::vector<YieldRec> recs;
+  };
+  struct TypeCtx {  // inside annotations, unknown names become program-level dynamic dims
+    Parser& p;
+    bool saved;
+    explicit TypeCtx(Parser& parser, bool on = true) : p(parser), saved(parser.type_ctx_) {
+      p.type_ctx_ = on;
+    }
+    ~TypeCtx() { p.type_ctx_ = saved; }
+    TypeCtx(const TypeCtx&) = delete;
+    TypeCtx& operator=(const TypeCtx&) = delete;
+  };
+
+  // ---- attributes.hpp: describing values, kwarg and attribute values
+  std::string describe_val(const PVal& v) const;
+  std::string raw_text(const PVal& v) const;
+  ir::AttrValue attr_value(std::string_view key, const PVal& v, const ops::KwargSpec* spec,
+                           bool cast_mode_strings);
+  ir::Kwargs attrs_dict(const PVal& v);
+  template <class E>
+  E enum_kw(const PVal& v, std::string_view family, std::string_view key);
+
+  // ---- expressions.hpp: scalar expressions (§4.3) and names
+  const ir::ScalarType& scalar_operand(const Expr& e, const Span& s, std::string_view op) const;
+  static Expr cast_to(const Expr& e, ir::DataType dt);
+  Expr make_binary(ir::BinaryOp op, std::string_view spelling, const PVal& l, const PVal& r,
+                   const Span& span);
+  Expr value_expr(const PVal& v, std::string_view what);
+  PVal parse_expr();
+  PVal parse_or();
+  PVal parse_and();
+  PVal parse_not();
+  std::optional<std::pair<ir::BinaryOp, std::string_view>> cmp_op() const;
+  PVal parse_cmp();
+  template <class Next>
+  PVal parse_left_assoc(Next next, std::initializer_list<std::pair<TokenKind, ir::BinaryOp>> ops,
+                        std::initializer_list<std::string_view> spellings);
+  PVal parse_bitor();
+  PVal parse_bitxor();
+  PVal parse_bitand();
+  PVal parse_shift();
+  PVal parse_arith();
+  PVal parse_term();
+  PVal parse_unary();
+  PVal parse_power();
+  PVal parse_primary();
+  PVal parse_atom();
+  const Expr* lookup_bound(const std::string& name) const;
+  Expr resolve_name(const std::string& name, const Span& s);
+  Expr dynamic_var(const std::string& name, const Span& s);
+
+  // ---- calls.hpp: call arguments, op calls, DSL sugar (§6.1), function calls and submits
+  const ops::OpInfo* find_op(const std::string& name) const;
+  std::string suggest(std::string_view name, const std::vector<std::string>& pool) const;
+  [[noreturn]] void unknown_op(const std::string& name, const Span& s) const;
+  CallArgs parse_call_args(std::string_view callee);
+  static const PVal* kwarg(const CallArgs& a, std::string_view key);
+  static void drop_kwarg(CallArgs& a, std::string_view key);
+  void no_kwargs(const CallArgs& a, std::string_view callee) const;
+  void arity(const CallArgs& a, std::size_t lo, std::size_t hi, std::string_view callee,
+             const Span& s) const;
+  PVal call_path(const std::string& path, const Span& s);
+  Expr parse_const(const Span& s);
+  Expr parse_cast(const Span& s);
+  Expr sugar_call(const std::string& op, CallArgs a, const Span& s);
+  Expr sugar_dispatch(const std::string& op, CallArgs a, const Span& s);
+  Expr build_op(const std::string& name, CallArgs a, const Span& s);
+  FnState* find_fn(const std::string& name);
+  [[noreturn]] void unknown_function(const std::string& name, const Span& s) const;
+  static Type returns_type(const FnState& f);
+  ir::Kwargs call_kwargs(const CallArgs& a, ir::Kwargs* attrs);
+  Expr function_call(const std::string& name, CallArgs a, const Span& s);
+  Expr parse_submit(const std::string& path, const Span& s);
+
+  // ---- types.hpp: type annotations (§2)
+  ir::DataType parse_dtype(std::string_view context);
+  Expr parse_dim(std::string_view owner);
+  std::vector<Expr> parse_shape(std::string_view owner);
+  std::vector<Expr> dims_of(const PVal& v, std::string_view what);
+  Expr parse_memref();
+  Expr ptr_var(const std::string& name, bool bare, const Span& s);
+  std::optional<ir::TensorView> parse_tensor_view();
+  ir::TileView parse_tile_view(const std::vector<Expr>& shape, std::optional<ir::MemorySpace> mem,
+                               const CallArgs& a);
+  Type parse_type();
+  void check_view_rank(const std::vector<Expr>& valid, const std::vector<Expr>& stride,
+                       const std::vector<Expr>& shape, std::string_view owner,
+                       std::string_view view, const Span& s) const;
+  Type parse_tensor_type(bool distributed, const Span& s);
+  Type parse_tile_type(const Span& s);
+
+  // ---- statements.hpp: blocks, simple statements and assignments (§3.1–§3.2)
+  static Stmt with_comments(const Stmt& s, std::vector<std::string> lines);
+  std::vector<Stmt> parse_suite(std::string_view what);
+  void block_rest(std::vector<Stmt>& out);
+  void parse_statement(std::vector<Stmt>& out);
+  void parse_simple_line(std::vector<Stmt>& out);
+  TokenKind line_assign_kind() const;
+  void parse_simple(std::vector<Stmt>& out);
+  std::vector<PVal> parse_expr_list();
+  void parse_annotated_assign(std::vector<Stmt>& out);
+  void finish_assign(const Token& name, Type ann, const Span& ann_span, const PVal& rhs,
+                     const Span& s, std::vector<Stmt>& out);
+  Expr name_window_buffer(const Expr& v, const std::string& lhs) const;
+  void check_compatible(const Type& ann, const Type& val, const Span& s,
+                        const std::string& name) const;
+  Expr define(const Token& name, const Type& t, bool ptr);
+  Expr fresh(const std::string& name, const Type& t, const Span& s);
+  void parse_assign(std::vector<Stmt>& out);
+  void parse_aug_assign(std::vector<Stmt>& out);
+  void parse_expr_stmt(std::vector<Stmt>& out);
+
+  // ---- control_flow.hpp: yields, if, for, while and with (§3.3–§3.7)
+  bool at_yield_call() const;
+  std::vector<Expr> parse_yield_values();
+  void record_yield(std::vector<const Token*> names, Type ann, const std::vector<Expr>& vals,
+                    const Span& s);
+  static const ir::StmtNode* closing_yield(const std::vector<Stmt>& body);
+  void check_closing_yields(YieldCtx& c, const std::vector<Stmt>& body,
+                            std::string_view block) const;
+  static std::string target_list(const std::vector<std::string>& names);
+  Expr bool_cond(const PVal& v, std::string_view what);
+  void parse_if(std::vector<Stmt>& out);
+  Target parse_target_atom();
+  Target parse_target_list(TokenKind stop);
+  std::vector<Expr> init_values(const PVal* v);
+  std::vector<Expr> make_iter_args(const std::vector<Target>& names, const std::vector<Expr>& inits,
+                                   const Span& s);
+  std::vector<Expr> loop_return_vars(const YieldCtx& c, const std::vector<Expr>& iter_args);
+  void parse_for(std::vector<Stmt>& out);
+  void parse_while_loop(const Target& tgt, const Span& s, std::vector<Stmt>& out);
+  void parse_while(std::vector<Stmt>& out);
+  ir::Kwargs scope_params(const CallArgs& a, std::vector<Expr>* args, bool enum_positionals);
+  void parse_scope_loop(const Target& tgt, const std::string& kind, const Span& s,
+                        std::vector<Stmt>& out);
+  void parse_with(std::vector<Stmt>& out);
+
+  // ---- module.hpp: functions, pl.dynamic declarations and the module (§1)
+  void parse_function_header(FnState& f);
+  void skip_body();
+  ir::Function parse_function_body(FnState& f);
+  void parse_dynamic_decl();
+  void skip_import();
+
+  const ops::Registry& reg_;
+  std::unordered_map<std::string, const ops::OpInfo*> op_names_;
+  bool type_ctx_ = false;
+  std::unordered_map<std::string, Expr> dyn_;
+  std::vector<FnState> fns_;
+  FnState* fn_ = nullptr;
+  std::vector<YieldCtx> yields_;
+  std::vector<std::string> carried_;
+  int nest_ = 0;             // blocks open inside the current function body (0: its top level)
+  Type rhs_ann_;             // annotation of the assignment whose value is being parsed
+  std::size_t rhs_tok_ = 0;  // first token of that value
+  // First token of the expression statement being parsed (none: max): an op call there
+  // needs no result type.
+  std::size_t eval_tok_ = std::numeric_limits<std::size_t>::max();
+};
+
+}  // namespace tilewright::text::parser_detail

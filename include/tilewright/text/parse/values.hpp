@@ -1,0 +1,235 @@
+#pragma once
+// What the expression grammar produces before anyone decides what it means: a PVal is an IR
+// expression, or a string, a dotted path (an enum spelling such as pl.Mem.Vec), a list, a
+// dict, None, or text kept verbatim. Keeping those apart until a kwarg, attribute or type
+// consumer reads them keeps the expression grammar context-free.
+//
+// Also here: the spellings of enum values in paths, and the compact type text diagnostics use.
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "tilewright/ir/function.hpp"
+#include "tilewright/text/lexer.hpp"
+
+namespace tilewright::text::parser_detail {
+
+using ir::Expr;
+using ir::Span;
+using ir::Stmt;
+using ir::Type;
+
+// A parsed value before it is known how it will be used.
+struct PVal {
+  enum class Kind : std::uint8_t { expr, str, path, list, dict, none, raw };
+  Kind kind = Kind::expr;
+  Expr e;
+  std::string s;  // string value, or the dotted path
+  std::vector<PVal> items;
+  std::vector<std::string>
+      keys;  // dict keys; the values are `items` (pair<.., PVal> would need a complete PVal)
+  Span span;
+  std::size_t begin = 0, end = 0;  // source bytes, for values kept verbatim
+  bool literal = false;            // a numeric/bool literal as written (possibly negated)
+  bool paren_tuple = false;        // `(a, b)` rather than `[a, b]`
+};
+
+struct CallArgs {
+  std::vector<PVal> pos;
+  std::vector<std::pair<std::string, PVal>> kw;
+  std::vector<Span> kw_spans;
+  Span close;  // the closing ')' — where a missing argument is reported
+};
+
+// A `for` target: a name or a (possibly nested) tuple of targets.
+struct Target {
+  std::string name;
+  Span span;
+  bool is_tuple = false;
+  std::vector<Target> items;
+};
+
+inline std::vector<std::string_view> split_path(std::string_view p) {
+  std::vector<std::string_view> out;
+  std::size_t b = 0;
+  for (std::size_t i = 0; i <= p.size(); ++i)
+    if (i == p.size() || p[i] == '.') {
+      out.push_back(p.substr(b, i - b));
+      b = i + 1;
+    }
+  return out;
+}
+
+// Levenshtein distance, giving up (returning cap + 1) once it must exceed `cap`.
+inline int edit_distance(std::string_view a, std::string_view b, int cap) {
+  auto la = static_cast<int>(a.size()), lb = static_cast<int>(b.size());
+  if (la - lb > cap || lb - la > cap) return cap + 1;
+  std::vector<int> prev(static_cast<std::size_t>(lb) + 1), cur(prev.size());
+  for (int j = 0; j <= lb; ++j) prev[static_cast<std::size_t>(j)] = j;
+  for (int i = 1; i <= la; ++i) {
+    cur[0] = i;
+    int best = cur[0];
+    for (int j = 1; j <= lb; ++j) {
+      auto uj = static_cast<std::size_t>(j);
+      int sub = prev[uj - 1] + (a[static_cast<std::size_t>(i - 1)] == b[uj - 1] ? 0 : 1);
+      cur[uj] = std::min({prev[uj] + 1, cur[uj - 1] + 1, sub});
+      best = std::min(best, cur[uj]);
+    }
+    if (best > cap) return cap + 1;
+    std::swap(prev, cur);
+  }
+  return prev[static_cast<std::size_t>(lb)];
+}
+
+inline std::string dim_text(const Expr& e) {
+  if (auto c = ir::const_int(e)) return std::to_string(*c);
+  if (ir::is_var_like(e)) return std::string(ir::name_hint(e));
+  return "?";
+}
+
+// A compact spelling for diagnostics ("pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec]").
+inline std::string type_text(const Type& t) {
+  if (!t) return "<none>";
+  auto dims = [](const std::vector<Expr>& s) {
+    std::string o = "[";
+    for (std::size_t i = 0; i < s.size(); ++i) o += (i ? ", " : "") + dim_text(s[i]);
+    return o + "]";
+  };
+  auto dt = [](ir::DataType d) { return "pl." + std::string(ir::name_of(d)); };
+  return ir::dispatch(
+      t->v, ir::overloaded{
+                [](const ir::UnknownType&) { return std::string("pl.UnknownType"); },
+                [&](const ir::ScalarType& s) { return "pl.Scalar[" + dt(s.dtype) + "]"; },
+                [&](const ir::TensorType& s) {
+                  return std::string(s.distributed ? "pld.DistributedTensor[" : "pl.Tensor[") +
+                         dims(s.shape) + ", " + dt(s.dtype) + "]";
+                },
+                [&](const ir::TileType& s) {
+                  std::string o = "pl.Tile[" + dims(s.shape) + ", " + dt(s.dtype);
+                  if (s.memory) o += ", pl.Mem." + std::string(ir::name_of(*s.memory));
+                  return o + "]";
+                },
+                [&](const ir::ArrayType& s) {
+                  return "pl.Array[" + std::to_string(s.extent) + ", " + dt(s.dtype) + "]";
+                },
+                [&](const ir::TupleType& s) {
+                  std::string o = "pl.Tuple[";
+                  for (std::size_t i = 0; i < s.elements.size(); ++i)
+                    o += (i ? ", " : "") + type_text(s.elements[i]);
+                  return o + "]";
+                },
+                [](const ir::MarkerType& m) {
+                  switch (m.kind) {
+                    case ir::Marker::Ptr:
+                      return std::string("pl.Ptr");
+                    case ir::Marker::MemRefType:
+                      return std::string("pl.MemRefType");
+                    case ir::Marker::WindowBufferType:
+                      return std::string("pld.WindowBufferType");
+                    case ir::Marker::CommCtxType:
+                      return std::string("pld.CommCtxType");
+                    default:
+                      return std::string("a marker type");
+                  }
+                },
+            });
+}
+
+inline std::size_t type_kind(const Type& t) { return t ? t->v.index() : 0; }
+
+// Whether two types are one type: dims and view fields by loosely_equal (so a symbolic dim
+// matches only the same Var), every other field exactly.
+inline bool same_type(const Type& a, const Type& b);
+inline bool same_memref(const Expr& a, const Expr& b) {
+  if (a == b) return true;
+  auto* x = ir::as<ir::MemRef>(a);
+  auto* y = ir::as<ir::MemRef>(b);
+  return x && y && x->base == y->base && ir::loosely_equal(x->offset, y->offset) &&
+         x->size == y->size && x->pinned == y->pinned && x->slots == y->slots &&
+         ir::loosely_equal(x->slot_index, y->slot_index);
+}
+inline bool same_type(const Type& a, const Type& b) {
+  if (a == b) return true;
+  if (!a || !b || a->v.index() != b->v.index()) return false;
+  using ir::loosely_equal;
+  if (auto* x = ir::as<ir::ScalarType>(a)) return x->dtype == ir::as<ir::ScalarType>(b)->dtype;
+  if (auto* x = ir::as<ir::TensorType>(a)) {
+    auto* y = ir::as<ir::TensorType>(b);
+    if (x->dtype != y->dtype || x->distributed != y->distributed ||
+        !loosely_equal(x->shape, y->shape) || x->view.has_value() != y->view.has_value() ||
+        !same_memref(x->memref, y->memref))
+      return false;
+    return !x->view || (loosely_equal(x->view->valid_shape, y->view->valid_shape) &&
+                        loosely_equal(x->view->stride, y->view->stride) &&
+                        x->view->layout == y->view->layout && x->view->pad == y->view->pad);
+  }
+  if (auto* x = ir::as<ir::TileType>(a)) {
+    auto* y = ir::as<ir::TileType>(b);
+    if (x->dtype != y->dtype || x->memory != y->memory || !loosely_equal(x->shape, y->shape) ||
+        x->view.has_value() != y->view.has_value() || !same_memref(x->memref, y->memref))
+      return false;
+    if (!x->view) return true;
+    const ir::TileView& v = *x->view;
+    const ir::TileView& w = *y->view;
+    return loosely_equal(v.valid_shape, w.valid_shape) && loosely_equal(v.stride, w.stride) &&
+           loosely_equal(v.start_offset, w.start_offset) && v.blayout == w.blayout &&
+           v.slayout == w.slayout && v.fractal == w.fractal && v.pad == w.pad &&
+           v.compact == w.compact;
+  }
+  if (auto* x = ir::as<ir::ArrayType>(a)) {
+    auto* y = ir::as<ir::ArrayType>(b);
+    return x->dtype == y->dtype && x->extent == y->extent;
+  }
+  if (auto* x = ir::as<ir::TupleType>(a)) {
+    auto* y = ir::as<ir::TupleType>(b);
+    if (x->elements.size() != y->elements.size()) return false;
+    for (std::size_t i = 0; i < x->elements.size(); ++i)
+      if (!same_type(x->elements[i], y->elements[i])) return false;
+    return true;
+  }
+  if (auto* x = ir::as<ir::MarkerType>(a)) return x->kind == ir::as<ir::MarkerType>(b)->kind;
+  return true;  // UnknownType
+}
+
+inline PVal of(Expr e, Span s, bool literal = false) {
+  PVal v;
+  v.kind = PVal::Kind::expr;
+  v.e = std::move(e);
+  v.span = std::move(s);
+  v.literal = literal;
+  return v;
+}
+
+inline std::optional<ir::MemorySpace> memory_space_of(std::string_view path) {
+  auto p = split_path(path);
+  if (p.size() < 2) return std::nullopt;
+  auto fam = p[p.size() - 2];
+  if (fam != "Mem" && fam != "MemorySpace") return std::nullopt;
+  return ir::enum_from_name<ir::MemorySpace>(p.back());
+}
+
+inline std::optional<ir::DataType> dtype_of(std::string_view path) {
+  auto p = split_path(path);
+  if (p.size() > 2 && p[p.size() - 2] != "DataType") return std::nullopt;
+  return ir::enum_from_name<ir::DataType>(p.back());
+}
+
+template <class E>
+inline std::optional<E> enum_of(std::string_view path, std::string_view family) {
+  auto p = split_path(path);
+  if (p.size() < 2 || p[p.size() - 2] != family) return std::nullopt;
+  return ir::enum_from_name<E>(p.back());
+}
+
+inline std::string op_stem(std::string_view last) {
+  if (last.size() > 1 && last.back() == '_' && is_python_keyword(last.substr(0, last.size() - 1)))
+    return std::string(last.substr(0, last.size() - 1));
+  return std::string(last);
+}
+
+}  // namespace tilewright::text::parser_detail

@@ -1,0 +1,278 @@
+#pragma once
+// Calls (§4.5–§4.7): kwarg and attr values in each encoding, op heads, the DSL signatures that
+// differ from the IR argument list, calls of the program's functions and submits.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "tilewright/text/print/printer_class.hpp"
+
+namespace tilewright::text::printer_detail {
+
+// Values shared by every encoding; returns false for the kinds the caller decides.
+inline bool Printer::common_value(const ir::AttrValue& v, StrStyle strings) {
+  switch (v.index()) {
+    case 0:
+      append_int(out, std::get<std::int64_t>(v));
+      return true;
+    case 1:
+      out += std::get<bool>(v) ? "True" : "False";
+      return true;
+    case 2: {
+      const std::string& s = std::get<std::string>(v);
+      if (strings == StrStyle::single_quoted) {
+        append_string_literal(out, s, '\'');
+      } else {
+        append_quoted(out, s);
+      }
+      return true;
+    }
+    case 3:
+      append_float(out, std::get<double>(v));
+      return true;
+    case 4:
+      dtype(std::get<ir::DataType>(v));
+      return true;
+    case 5:
+      out += "pl.Mem.";
+      out += enum_name(std::get<ir::MemorySpace>(v));
+      return true;
+    case 6:
+      out += "pl.TensorLayout.";
+      out += enum_name(std::get<ir::TensorLayout>(v));
+      return true;
+    case 7:
+      out += "pl.TileLayout.";
+      out += enum_name(std::get<ir::TileLayout>(v));
+      return true;
+    case 8:
+      out += "pl.PadValue.";
+      out += enum_name(std::get<ir::PadValue>(v));
+      return true;
+    case 9:
+      out += "pl.adir.";
+      out += enum_name(std::get<ir::ArgDirection>(v));
+      return true;
+    case 10: {
+      auto& ds = std::get<std::vector<ir::ArgDirection>>(v);
+      out += '[';
+      for (std::size_t i = 0; i < ds.size(); ++i) {
+        if (i) out += ", ";
+        out += "pl.adir.";
+        out += enum_name(ds[i]);
+      }
+      out += ']';
+      return true;
+    }
+    case 11: {
+      auto& xs = std::get<std::vector<std::int64_t>>(v);
+      out += '[';
+      for (std::size_t i = 0; i < xs.size(); ++i) {
+        if (i) out += ", ";
+        append_int(out, xs[i]);
+      }
+      out += ']';
+      return true;
+    }
+    case 12:
+      expr(std::get<Expr>(v));
+      return true;
+    case 13:
+      out += '[';
+      expr_list(std::get<std::vector<Expr>>(v));
+      out += ']';
+      return true;
+    case 14:
+      out += std::get<ir::EnumText>(v).text;
+      return true;
+    default:
+      return false;
+  }
+}
+
+inline void Printer::kwarg_value(ir::OpId op, std::string_view key, const ir::AttrValue& v,
+                                 StrStyle strings) {
+  if (auto* i = std::get_if<std::int64_t>(&v)) {
+    const auto& ops = SpecialOps::get();
+    if (key == "set_pipe" || key == "wait_pipe" ||
+        (key == "pipe" && (op == ops.sync_set || op == ops.sync_wait))) {
+      out += "pl.PipeType.";
+      out += enum_name(static_cast<ir::PipeType>(*i));
+      return;
+    }
+    if (key == "mode") {
+      out += '\'';
+      out += enum_name(static_cast<ir::CastMode>(*i));
+      out += '\'';
+      return;
+    }
+    if (key == "atomic") {
+      out += "pl.AtomicType.";
+      out += enum_name(static_cast<ir::AtomicType>(*i));
+      return;
+    }
+  }
+  common_value(v, strings);
+}
+
+inline void Printer::attrs_dict(const ir::Kwargs& attrs, bool function_call) {
+  out += "attrs={";
+  bool first = true;
+  auto entry = [&](const std::pair<std::string, ir::AttrValue>& kv) {
+    if (!first) out += ", ";
+    first = false;
+    append_quoted(out, kv.first);
+    out += ": ";
+    common_value(kv.second, StrStyle::double_quoted);
+  };
+  if (function_call) {
+    // §4.7: the two attrs the orchestration codegen reads come first.
+    for (std::string_view k : {std::string_view("dump_vars"), std::string_view("arg_directions")})
+      for (const auto& kv : attrs)
+        if (kv.first == k) entry(kv);
+    for (const auto& kv : attrs)
+      if (kv.first != "dump_vars" && kv.first != "arg_directions") entry(kv);
+  } else {
+    for (const auto& kv : attrs) entry(kv);
+  }
+  out += '}';
+}
+
+inline const std::string& Printer::op_spelling(ir::OpId op) {
+  auto it = callee_cache.find(op.value);
+  if (it == callee_cache.end())
+    it = callee_cache.emplace(op.value, callee_spelling(ir::op_name(op))).first;
+  return it->second;
+}
+
+inline void Printer::call(const ir::Call& c) {
+  const auto& ops = SpecialOps::get();
+  ir::OpId op = c.callee.op;
+  bool sep = false;
+  auto comma = [&] {
+    if (sep) out += ", ";
+    sep = true;
+  };
+  auto positional = [&](std::size_t from, std::size_t to) {
+    for (std::size_t i = from; i < to && i < c.args.size(); ++i) {
+      comma();
+      expr(c.args[i]);
+    }
+  };
+  auto keyword_expr = [&](std::string_view key, const Expr& e) {
+    comma();
+    out += key;
+    out += '=';
+    expr(e);
+  };
+  StrStyle strings = op == ops.syncall ? StrStyle::double_quoted : StrStyle::single_quoted;
+  const bool submit = op && !c.callee.function.empty();
+  bool in_split_aiv_drop = false;
+  auto kwargs = [&] {
+    for (const auto& [k, v] : c.kwargs) {
+      // §4.5: the assignment's name stands for it; any other name must be printed to survive.
+      if (op == ops.alloc_window_buffer && k == "name" && &c == assigned_call) {
+        auto* text = std::get_if<std::string>(&v);
+        if (text && *text == assigned_name) continue;
+      }
+      if (in_split_aiv_drop && k == "split") continue;
+      comma();
+      out += k;
+      out += '=';
+      if (submit && k == "predicate" && std::holds_alternative<Expr>(v))
+        scope_value(k, v);  // §4.7: printed in parentheses, as on scopes
+      else
+        kwarg_value(op, k, v, strings);
+    }
+  };
+  auto attrs = [&](bool function_call) {
+    if (c.attrs.empty()) return;
+    comma();
+    attrs_dict(c.attrs, function_call);
+  };
+
+  if (!op) {  // a function of the program
+    if (in_program) out += "self.";
+    out += c.callee.function;
+    out += '(';
+    positional(0, c.args.size());
+    kwargs();
+    attrs(true);
+    out += ')';
+    return;
+  }
+  if (!c.callee.function.empty()) {
+    // Submit is its own node upstream and always spelled `pl.submit` / `pl.spmd_submit`.
+    std::string_view name = ir::op_name(op);
+    if (name.find('.') == std::string_view::npos) out += "pl.";
+    out += name;
+    out += '(';
+  } else if (op == ops.tensor_add && c.args.size() >= 2 &&
+             (ir::as<ir::ConstInt>(c.args[1]) || ir::as<ir::ConstFloat>(c.args[1]))) {
+    out += "pl.tensor.adds(";
+  } else {
+    out += op_spelling(op);
+    out += '(';
+  }
+  if (!c.callee.function.empty()) {  // pl.submit(self.k, ...)
+    comma();
+    if (in_program) out += "self.";
+    out += c.callee.function;
+  }
+  if (split_aiv_depth > 0) {
+    auto last = last_component(ir::op_name(op));
+    in_split_aiv_drop = last == "aiv_shard" || last == "aic_gather";
+  }
+
+  if ((op == ops.tile_full || op == ops.tensor_full) && c.args.size() == 2) {
+    positional(0, 1);
+    kwargs();
+    comma();
+    out += "value=";
+    // The fill value is a bare number whatever the tile dtype.
+    if (auto* f = ir::as<ir::ConstFloat>(c.args[1]))
+      append_float(out, f->value);
+    else if (auto* i = ir::as<ir::ConstInt>(c.args[1]))
+      append_int(out, i->value);
+    else
+      expr(c.args[1]);
+  } else if ((op == ops.tile_reinterpret_view || op == ops.tensor_reinterpret_view) &&
+             c.args.size() == 2) {
+    positional(0, 1);
+    kwargs();
+    keyword_expr("shape", c.args[1]);
+  } else if ((op == ops.tile_alloc || op == ops.tensor_alloc) && !c.args.empty() &&
+             ir::as<ir::ConstInt>(c.args[0])) {
+    comma();
+    out += "pl.Mem.";
+    out += enum_name(static_cast<ir::MemorySpace>(ir::as<ir::ConstInt>(c.args[0])->value));
+    positional(1, c.args.size());
+    kwargs();
+  } else if (op == ops.tile_gather_row && c.args.size() == 6) {
+    positional(0, 5);
+    kwargs();
+    keyword_expr("valid_shape", c.args[5]);
+  } else if (op == ops.tile_mgather && c.args.size() > 2) {
+    positional(0, 2);
+    kwargs();
+    keyword_expr("scratch", c.args[2]);
+    if (c.args.size() > 3) keyword_expr("valid_shape", c.args[3]);
+  } else if (op == ops.task_dummy && !c.args.empty() && !ir::find_kwarg(c.kwargs, "deps")) {
+    kwargs();
+    comma();
+    out += "deps=[";
+    expr_list(c.args);
+    out += ']';
+  } else {
+    positional(0, c.args.size());
+    kwargs();
+  }
+  attrs(false);
+  out += ')';
+}
+
+}  // namespace tilewright::text::printer_detail
