@@ -1,0 +1,198 @@
+#pragma once
+// tilewright-opt's command line: every option is one row of `option_table` (name, value,
+// help, what it sets), and both the parser and --help read that table.
+//
+// Adding an option is a local change:
+//   1. a field in `Options` (with its default),
+//   2. a row in `option_table`: {"--name", "VALUE", "help", [](Options& o, std::string_view v) {…}}
+//      — VALUE empty for a switch (`--name`), non-empty for `--name=VALUE`; call
+//      `usage_error(…)` from the lambda to reject a bad value,
+//   3. the code in tilewright-opt.cpp that reads the field.
+// Rows are listed in the order --help shows them.
+#include <algorithm>
+#include <cstddef>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tilewright/backend/backend.hpp"
+#include "tilewright/pass/pipeline.hpp"
+
+namespace tilewright::opt {
+
+struct Options {
+  std::string input = "-";
+  std::vector<std::string> passes;
+  bool default_pipeline = false;
+  std::string backend = "none";
+  pass::VerifyLevel verify = pass::VerifyLevel::basic;
+  std::string expect;
+  bool print_after_all = false;
+  bool time_passes = false;
+  bool stats = false;
+  std::string output;
+  bool help = false;
+  bool version = false;
+  bool list_passes = false;
+};
+
+// A bad command line: printed as `tilewright-opt: error: …`, exit status 2.
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+[[noreturn]] inline void usage_error(const std::string& message) { throw UsageError(message); }
+
+inline std::vector<std::string> split_commas(std::string_view s) {
+  std::vector<std::string> out;
+  while (!s.empty()) {
+    auto comma = s.find(',');
+    std::string_view item = s.substr(0, comma);
+    if (!item.empty()) out.emplace_back(item);
+    if (comma == std::string_view::npos) break;
+    s.remove_prefix(comma + 1);
+  }
+  return out;
+}
+
+struct OptionSpec {
+  std::string_view name;   // "--passes"; "-o" is the one option whose value is the next argument
+  std::string_view value;  // the value's name in --help ("a,b,..."); empty for a switch
+  std::string_view help;   // '\n' continues the text on an indented line
+  void (*apply)(Options&, std::string_view value);
+};
+
+inline constexpr OptionSpec option_table[] = {
+    {"--passes", "a,b,...", "run these passes in this order (factory or CamelCase names)",
+     [](Options& o, std::string_view v) {
+       for (auto& p : split_commas(v)) o.passes.push_back(std::move(p));
+     }},
+    {"--pipeline", "default", "run the default tile-lowering pipeline (before any --passes)",
+     [](Options& o, std::string_view v) {
+       if (v != "default") usage_error("unknown pipeline '" + std::string(v) + "' (the only pipeline is 'default')");
+       o.default_pipeline = true;
+     }},
+    {"--backend", "NAME", "none (default, unlimited), ascend910b or ascend950",
+     [](Options& o, std::string_view v) {
+       if (!backend::backend_by_name(v))
+         usage_error("unknown backend '" + std::string(v) + "' (expected none, ascend910b or ascend950)");
+       o.backend = std::string(v);
+     }},
+    {"--verify", "LEVEL",
+     "none, basic (default: verify produced properties after each\npass) or roundtrip (also print -> parse -> compare)",
+     [](Options& o, std::string_view v) {
+       if (v == "none") o.verify = pass::VerifyLevel::none;
+       else if (v == "basic") o.verify = pass::VerifyLevel::basic;
+       else if (v == "roundtrip") o.verify = pass::VerifyLevel::roundtrip;
+       else usage_error("unknown verification level '" + std::string(v) + "' (expected none, basic or roundtrip)");
+     }},
+    {"--expect", "FILE", "compare the result with FILE structurally; exit 1 on a difference",
+     [](Options& o, std::string_view v) { o.expect = std::string(v); }},
+    {"--print-after-all", "", "print the program after every pass (to stderr)",
+     [](Options& o, std::string_view) { o.print_after_all = true; }},
+    {"--time-passes", "", "report the time each pass took (to stderr)",
+     [](Options& o, std::string_view) { o.time_passes = true; }},
+    {"--stats", "", "report pass statistics (to stderr)", [](Options& o, std::string_view) { o.stats = true; }},
+    {"--list-passes", "", "list the available passes and exit",
+     [](Options& o, std::string_view) { o.list_passes = true; }},
+    {"-o", "FILE", "write the result to FILE instead of stdout",
+     [](Options& o, std::string_view v) { o.output = std::string(v); }},
+    {"--help", "", "show this help and exit", [](Options& o, std::string_view) { o.help = true; }},
+    {"--version", "", "show the version and exit", [](Options& o, std::string_view) { o.version = true; }},
+};
+
+namespace detail {
+
+inline const OptionSpec* find_option(std::string_view name) {
+  for (const auto& spec : option_table)
+    if (spec.name == name) return &spec;
+  return nullptr;
+}
+
+inline std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = up;
+    }
+  }
+  return row[b.size()];
+}
+
+// " (did you mean '--stats'?)" for a near miss, else "".
+inline std::string suggestion(std::string_view name) {
+  const OptionSpec* best = nullptr;
+  std::size_t best_distance = 3;  // at most two edits away
+  for (const auto& spec : option_table) {
+    std::size_t d = edit_distance(name, spec.name);
+    if (d < best_distance) best = &spec, best_distance = d;
+  }
+  return best ? " (did you mean '" + std::string(best->name) + (best->value.empty() ? "" : "=") + "'?)" : "";
+}
+
+}  // namespace detail
+
+// Builds --help from the table: "  --name=VALUE   help", continuation lines aligned.
+inline std::string usage_text() {
+  constexpr std::size_t help_column = 26;
+  std::string out =
+      "usage: tilewright-opt [FILE|-] [options]\n"
+      "\n"
+      "Parses a pl program (PyPTO's printed IR), runs passes, verifies and prints the result.\n"
+      "\n"
+      "options:\n";
+  for (const auto& spec : option_table) {
+    std::string left = "  " + std::string(spec.name);
+    if (!spec.value.empty()) left += (spec.name == "-o" ? " " : "=") + std::string(spec.value);
+    left += left.size() + 2 <= help_column ? std::string(help_column - left.size(), ' ') : "\n" + std::string(help_column, ' ');
+    out += left;
+    for (char c : spec.help) {
+      out += c;
+      if (c == '\n') out += std::string(help_column, ' ');
+    }
+    out += '\n';
+  }
+  return out;
+}
+
+// `-h` is --help; `-` alone is stdin; anything else not starting with '-' is the input file.
+inline Options parse_args(std::span<const char* const> args) {
+  Options o;
+  bool have_input = false;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    std::string_view a = args[i];
+    if (a == "-h") a = "--help";
+    if (a.empty() || a[0] != '-' || a == "-") {
+      if (have_input) usage_error("more than one input file ('" + o.input + "' and '" + std::string(a) + "')");
+      o.input = std::string(a);
+      have_input = true;
+      continue;
+    }
+    std::size_t eq = a.find('=');
+    std::string_view name = a.substr(0, eq);
+    const OptionSpec* spec = detail::find_option(name);
+    if (!spec) usage_error("unknown option '" + std::string(name) + "'" + detail::suggestion(name));
+    std::optional<std::string_view> value;
+    if (eq != std::string_view::npos) value = a.substr(eq + 1);
+    if (spec->value.empty()) {
+      if (value) usage_error("option '" + std::string(name) + "' takes no value");
+    } else {
+      if (!value && spec->name == "-o" && i + 1 < args.size()) value = args[++i];
+      if (!value || value->empty())
+        usage_error("option '" + std::string(name) + "' needs a value: " + std::string(name) +
+                    (spec->name == "-o" ? " " : "=") + std::string(spec->value));
+    }
+    spec->apply(o, value.value_or(std::string_view()));
+  }
+  return o;
+}
+
+}  // namespace tilewright::opt
