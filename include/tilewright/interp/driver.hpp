@@ -1,0 +1,202 @@
+#pragma once
+// What the CLI's interpreter options do, as library calls:
+//   --verify=semantic   semantic_instrument(): every pass checked against its input
+//   --run               run_entry(): the entry function on random or .npy inputs
+//   --dims=S=37,B=2     parse_dims()
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "tilewright/interp/equivalence.hpp"
+#include "tilewright/interp/npy.hpp"
+#include "tilewright/pass/pipeline.hpp"
+
+namespace tilewright::interp {
+
+// "S=37,B=2" → {S: 37, B: 2}; nullopt (and `error`) on a malformed list.
+inline std::optional<std::map<std::string, std::int64_t, std::less<>>> parse_dims(std::string_view text,
+                                                                                   std::string& error) {
+  std::map<std::string, std::int64_t, std::less<>> out;
+  while (!text.empty()) {
+    auto comma = text.find(',');
+    std::string_view item = text.substr(0, comma);
+    auto eq = item.find('=');
+    if (eq == std::string_view::npos || eq == 0 || eq + 1 == item.size()) {
+      error = "expected NAME=VALUE, got '" + std::string(item) + "'";
+      return std::nullopt;
+    }
+    std::string value(item.substr(eq + 1));
+    char* end = nullptr;
+    long long v = std::strtoll(value.c_str(), &end, 10);
+    if (!end || *end || v < 0) {
+      error = "the value of " + std::string(item.substr(0, eq)) + " must be a non-negative integer, got '" + value + "'";
+      return std::nullopt;
+    }
+    out[std::string(item.substr(0, eq))] = v;
+    if (comma == std::string_view::npos) break;
+    text.remove_prefix(comma + 1);
+  }
+  return out;
+}
+
+// A pipeline instrument that checks every pass's result against its input with the
+// interpreter, and stops the pipeline naming the pass that changed the meaning.
+inline pass::Instruments semantic_instrument(EquivalenceOptions options, pass::Instruments base = {}) {
+  auto before_program = std::make_shared<ir::Program>();
+  auto before = base.before;
+  auto after = base.after;
+  base.before = [before, before_program](const pass::PassInfo& info, const ir::Program& p) {
+    if (before) before(info, p);
+    *before_program = p;
+  };
+  base.after = [after, before_program, options](const pass::PassInfo& info, const ir::Program& p) {
+    if (after) after(info, p);
+    if (p == *before_program) return;  // unchanged: nothing to check
+    EquivalenceReport r = check_equivalent(*before_program, p, options);
+    if (r.status == EquivalenceReport::Status::different)
+      ir::throw_user_error("verify=semantic", "pass " + std::string(info.name) + " changed the meaning of the program: " + r.message);
+    if (r.status == EquivalenceReport::Status::unsupported)
+      ir::throw_user_error("verify=semantic", "cannot check pass " + std::string(info.name) + ": " + r.message);
+  };
+  return base;
+}
+
+struct RunResult {
+  std::vector<std::string> written;  // output files
+  std::vector<RunNote> notes;
+  std::size_t note_count = 0;
+  std::string summary;               // one line per output
+};
+
+namespace driver_detail {
+inline std::string slurp(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+}  // namespace driver_detail
+
+// Runs `function` once: tensor parameters read NAME.npy from `inputs` when it exists (its
+// shape must be the parameter's), else random values (Out parameters start undefined);
+// scalars read NAME.npy (a 0-d or 1-element array) or a random value. Afterwards every
+// tensor parameter that is Out or InOut, and every returned value, is written to `outputs`
+// as NAME.npy (undefined elements as 0, and counted in the summary).
+inline RunResult run_entry(const ir::Program& program, const std::string& function, const std::string& inputs,
+                           const std::string& outputs, std::uint64_t seed,
+                           const std::map<std::string, std::int64_t, std::less<>>& dims) {
+  namespace fs = std::filesystem;
+  ir::Function f = ir::find_function(*program, function);
+  if (!f) throw RunError(RunErrorKind::invalid, "the program has no function '" + function + "'");
+  RunOptions ro;
+  ro.dims = dims;
+  Interpreter run(program, ro);
+  Rng rng(seed);
+  std::vector<Value> args;
+  std::vector<std::shared_ptr<Buffer>> buffers;
+  std::vector<TensorAccess> views;
+  for (const auto& p : f->params) {
+    std::string name(ir::name_hint(p.var));
+    fs::path file = inputs.empty() ? fs::path() : fs::path(inputs) / (name + ".npy");
+    bool given = !inputs.empty() && fs::exists(file);
+    if (auto* st = ir::as<ir::ScalarType>(p.var->type)) {
+      double v = static_cast<double>(rng.range(0, 8));
+      if (given) {
+        NpyArray a = npy_decode(driver_detail::slurp(file), file.string());
+        if (a.data.size() != 1)
+          throw RunError(RunErrorKind::invalid, file.string() + ": scalar parameter '" + name + "' needs one value, the file has shape " + dims_string(a.shape), p.var->span);
+        v = a.data[0];
+      }
+      args.push_back(Scalar{st->dtype, store_rounded(v, st->dtype), true});
+      buffers.push_back(nullptr);
+      views.emplace_back();
+      continue;
+    }
+    TensorAccess acc = run.tensor_access(p.var->type, p.var->span);
+    auto b = std::make_shared<Buffer>();
+    b->name = name;
+    b->dtype = acc.dtype;
+    b->data.assign(static_cast<std::size_t>(acc.extent()), 0.0);
+    b->defined.assign(b->data.size(), 0);
+    if (given) {
+      NpyArray a = npy_decode(driver_detail::slurp(file), file.string());
+      if (a.shape != acc.shape)
+        throw RunError(RunErrorKind::invalid, file.string() + ": shape " + dims_string(a.shape) + " does not match parameter '" + name +
+                                                  "' of shape " + dims_string(acc.shape), p.var->span);
+      Dims idx(acc.shape.size(), 0);
+      for (std::size_t i = 0; i < a.data.size(); ++i) {
+        std::int64_t addr = 0;
+        for (std::size_t k = 0; k < idx.size(); ++k) addr += idx[k] * acc.strides[k];
+        b->data[static_cast<std::size_t>(addr)] = store_rounded(a.data[i], acc.dtype);
+        b->defined[static_cast<std::size_t>(addr)] = 1;
+        ops_detail::next_index(idx, acc.shape);
+      }
+    } else if (p.direction != ir::ParamDirection::Out) {
+      for (auto& x : b->data) x = equivalence_detail::random_element(rng, acc.dtype);
+      std::fill(b->defined.begin(), b->defined.end(), 1);
+    }
+    args.push_back(TensorRef{b});
+    buffers.push_back(b);
+    views.push_back(acc);
+  }
+  std::vector<Value> results = run.call(function, args);
+  RunResult out;
+  out.notes = run.notes();
+  out.note_count = run.note_count();
+  auto write = [&](const std::string& name, NpyArray a, std::size_t undefined) {
+    out.summary += name + ": " + dims_string(a.shape) + " " + std::string(ir::name_of(a.dtype)) +
+                   (undefined ? ", " + std::to_string(undefined) + " undefined element(s) written as 0" : "") + "\n";
+    if (outputs.empty()) return;
+    fs::create_directories(outputs);
+    fs::path file = fs::path(outputs) / (name + ".npy");
+    std::ofstream(file, std::ios::binary) << npy_encode(a);
+    out.written.push_back(file.string());
+  };
+  auto through_view = [&](const Buffer& b, const TensorAccess& acc) {
+    NpyArray a;
+    a.dtype = acc.dtype;
+    a.shape = acc.shape;
+    std::size_t undefined = 0;
+    Dims idx(acc.shape.size(), 0);
+    for (std::int64_t i = 0; i < element_count(acc.shape); ++i) {
+      std::int64_t addr = 0;
+      for (std::size_t k = 0; k < idx.size(); ++k) addr += idx[k] * acc.strides[k];
+      auto at = static_cast<std::size_t>(addr);
+      bool def = at < b.data.size() && b.defined[at];
+      undefined += !def;
+      a.data.push_back(def ? b.data[at] : 0.0);
+      ops_detail::next_index(idx, acc.shape);
+    }
+    return std::make_pair(a, undefined);
+  };
+  for (std::size_t i = 0; i < f->params.size(); ++i) {
+    if (!buffers[i] || f->params[i].direction == ir::ParamDirection::In) continue;
+    auto [a, undefined] = through_view(*buffers[i], views[i]);
+    write(buffers[i]->name, std::move(a), undefined);
+  }
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    std::string name = "return_" + std::to_string(i);
+    if (const Scalar* s = results[i].scalar()) {
+      write(name, NpyArray{s->dtype, {}, {s->defined ? s->value : 0.0}}, !s->defined);
+    } else if (const TensorRef* t = results[i].tensor()) {
+      bool param = false;
+      for (const auto& b : buffers) param = param || b == t->buffer;
+      if (param) continue;
+      const ir::Type& rt = f->return_types.size() > i ? f->return_types[i] : ir::unknown_type();
+      auto [a, undefined] = through_view(*t->buffer, run.tensor_access(rt, f->span));
+      write(name, std::move(a), undefined);
+    } else if (const Tile* t = results[i].tile()) {
+      std::size_t undefined = 0;
+      NpyArray a{t->dtype, t->shape, {}};
+      for (std::size_t k = 0; k < t->size(); ++k) {
+        undefined += !t->defined[k];
+        a.data.push_back(t->defined[k] ? t->data[k] : 0.0);
+      }
+      write(name, std::move(a), undefined);
+    }
+  }
+  return out;
+}
+
+}  // namespace tilewright::interp

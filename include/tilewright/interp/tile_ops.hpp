@@ -1,0 +1,942 @@
+#pragma once
+// What each tile.* op computes, on the interpreter's values (value.hpp).
+//
+// The shared rules:
+// * A result's shape, valid region and dtype come from the Call's type (evaluated). Elements
+//   outside the valid region are undefined; inside it an element is defined when every
+//   input it is computed from is defined.
+// * Arithmetic runs in double and the result is rounded once to the result dtype.
+// * Reductions and matmuls sum over the valid extent of the reduced axis only.
+// * Windows (load, store, slice, extract, assemble) that run past their container stop the
+//   run with a `cannot_run` error: the program cannot run with those values.
+#include <cmath>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tilewright/interp/interpreter.hpp"
+
+namespace tilewright::interp::ops_detail {
+
+// Row-major linear index → multi-index, one step at a time.
+inline bool next_index(Dims& idx, const Dims& shape) noexcept {
+  for (std::size_t k = idx.size(); k-- > 0;) {
+    if (++idx[k] < shape[k]) return true;
+    idx[k] = 0;
+  }
+  return false;
+}
+
+inline std::int64_t linear(const Dims& idx, const Dims& shape) noexcept {
+  std::int64_t lin = 0;
+  for (std::size_t k = 0; k < idx.size(); ++k) lin = lin * shape[k] + idx[k];
+  return lin;
+}
+
+inline Dims unflatten(std::int64_t lin, const Dims& shape) {
+  Dims idx(shape.size(), 0);
+  for (std::size_t k = shape.size(); k-- > 0;) {
+    if (shape[k] > 0) {
+      idx[k] = lin % shape[k];
+      lin /= shape[k];
+    }
+  }
+  return idx;
+}
+
+inline std::string index_string(const Dims& d) { return dims_string(d); }
+
+inline std::shared_ptr<Tile> new_result(const OpCall& c) {
+  TileInfo info = c.result_tile();
+  if (!is_modelled(info.dtype))
+    c.fail(RunErrorKind::unsupported, "dtype " + std::string(ir::name_of(info.dtype)) + " is not modelled");
+  return std::make_shared<Tile>(info.dtype, info.shape, info.valid);
+}
+
+// Rounds every defined element to the tile's dtype and clears the defined bit outside the
+// valid region.
+inline Value finish(std::shared_ptr<Tile> t) {
+  for (std::size_t i = 0; i < t->size(); ++i) {
+    if (t->defined[i]) t->data[i] = store_rounded(t->data[i], t->dtype);
+    else t->data[i] = 0.0;
+  }
+  Interpreter::mask_to_valid(*t);
+  return TilePtr(std::move(t));
+}
+
+// Maps result indices onto an operand under NumPy broadcasting (right-aligned, size-1 axes
+// repeat): the operand's linear offset as a dot product with per-result-axis strides.
+struct Broadcast {
+  Dims strides;  // per result axis; 0 where the operand repeats
+  bool identity = false;
+
+  Broadcast(const Dims& operand, const Dims& result) {
+    identity = operand == result;
+    strides.assign(result.size(), 0);
+    std::int64_t s = 1;
+    for (std::size_t k = operand.size(); k-- > 0;) {
+      std::size_t j = k + result.size() - operand.size();
+      strides[j] = operand[k] == 1 ? 0 : s;
+      s *= operand[k];
+    }
+  }
+  [[nodiscard]] std::int64_t offset(const Dims& idx) const noexcept {
+    std::int64_t o = 0;
+    for (std::size_t k = 0; k < idx.size(); ++k) o += idx[k] * strides[k];
+    return o;
+  }
+};
+
+inline void check_broadcast(const OpCall& c, const Tile& t, const Dims& result) {
+  if (t.rank() > result.size()) c.fail("an operand of shape " + dims_string(t.shape) + " does not broadcast to " + dims_string(result));
+  for (std::size_t k = 0; k < t.rank(); ++k) {
+    auto r = result[k + result.size() - t.rank()];
+    if (t.shape[k] != 1 && t.shape[k] != r)
+      c.fail("an operand of shape " + dims_string(t.shape) + " does not broadcast to " + dims_string(result));
+  }
+}
+
+// out[i] = f(a[i], b[i]) over the result shape, with broadcasting.
+template <class F>
+Value map2(OpCall& c, const Tile& a, const Tile& b, F f) {
+  auto out = new_result(c);
+  check_broadcast(c, a, out->shape);
+  check_broadcast(c, b, out->shape);
+  Broadcast ba(a.shape, out->shape), bb(b.shape, out->shape);
+  if (ba.identity && bb.identity) {
+    for (std::size_t i = 0; i < out->size(); ++i) {
+      out->defined[i] = a.defined[i] & b.defined[i];
+      if (out->defined[i]) out->data[i] = f(a.data[i], b.data[i]);
+    }
+    return finish(std::move(out));
+  }
+  Dims idx(out->rank(), 0);
+  for (std::size_t i = 0; i < out->size(); ++i, next_index(idx, out->shape)) {
+    auto oa = static_cast<std::size_t>(ba.offset(idx)), ob = static_cast<std::size_t>(bb.offset(idx));
+    out->defined[i] = a.defined[oa] & b.defined[ob];
+    if (out->defined[i]) out->data[i] = f(a.data[oa], b.data[ob]);
+  }
+  return finish(std::move(out));
+}
+
+template <class F>
+Value map1(OpCall& c, const Tile& a, F f) {
+  auto out = new_result(c);
+  if (element_count(a.shape) != element_count(out->shape))
+    c.fail("the operand " + dims_string(a.shape) + " and the result " + dims_string(out->shape) + " differ in size");
+  for (std::size_t i = 0; i < out->size(); ++i) {
+    out->defined[i] = a.defined[i];
+    if (a.defined[i]) out->data[i] = f(a.data[i]);
+  }
+  return finish(std::move(out));
+}
+
+inline Tile scalar_tile(const Scalar& s) {
+  Tile t(s.dtype, {1}, {1});
+  t.data[0] = s.value;
+  t.defined[0] = s.defined;
+  return t;
+}
+
+inline std::int64_t to_int(double v) noexcept { return to_i64(v); }
+
+// ---- the element functions ----------------------------------------------------------------
+
+inline double f_add(double a, double b) { return a + b; }
+inline double f_sub(double a, double b) { return a - b; }
+inline double f_mul(double a, double b) { return a * b; }
+inline double f_div(double a, double b) { return a / b; }
+inline double f_max(double a, double b) { return std::isnan(a) || std::isnan(b) ? std::nan("") : std::max(a, b); }
+inline double f_min(double a, double b) { return std::isnan(a) || std::isnan(b) ? std::nan("") : std::min(a, b); }
+inline double f_fmod(double a, double b) { return std::fmod(a, b); }
+inline double f_and(double a, double b) { return static_cast<double>(to_int(a) & to_int(b)); }
+inline double f_or(double a, double b) { return static_cast<double>(to_int(a) | to_int(b)); }
+inline double f_xor(double a, double b) { return static_cast<double>(to_int(a) ^ to_int(b)); }
+inline double f_shl(double a, double b) {
+  return b < 0 || b >= 63 ? 0.0 : static_cast<double>(static_cast<std::int64_t>(static_cast<std::uint64_t>(to_int(a)) << to_int(b)));
+}
+inline double f_shr(double a, double b) { return b < 0 || b >= 63 ? (a < 0 ? -1.0 : 0.0) : static_cast<double>(to_int(a) >> to_int(b)); }
+inline double f_expdif(double a, double b) { return std::exp(a - b); }
+inline double f_second(double, double b) { return b; }
+
+inline double f_exp(double a) { return std::exp(a); }
+inline double f_neg(double a) { return -a; }
+inline double f_abs(double a) { return std::fabs(a); }
+inline double f_sqrt(double a) { return std::sqrt(a); }
+inline double f_rsqrt(double a) { return 1.0 / std::sqrt(a); }
+inline double f_recip(double a) { return 1.0 / a; }
+inline double f_relu(double a) { return a > 0 ? a : 0.0; }
+inline double f_log(double a) { return std::log(a); }
+inline double f_sin(double a) { return std::sin(a); }
+inline double f_cos(double a) { return std::cos(a); }
+inline double f_not(double a) { return static_cast<double>(~to_int(a)); }
+
+using Binary = double (*)(double, double);
+using Unary = double (*)(double);
+
+// Integer division truncates (the vector ALU), float division is IEEE.
+template <Binary F>
+Value tile_tile(OpCall& c) {
+  const Tile& a = c.tile(0);
+  const Tile& b = c.tile(1);
+  if constexpr (F == f_div) {
+    if (!ir::is_float(a.dtype))
+      return map2(c, a, b, [](double x, double y) { return y == 0 ? 0.0 : std::trunc(x / y); });
+  }
+  return map2(c, a, b, F);
+}
+
+template <Binary F>
+Value tile_scalar(OpCall& c) {
+  const Tile& a = c.tile(0);
+  Tile s = scalar_tile(c.scalar(1));
+  if constexpr (F == f_div) {
+    if (!ir::is_float(a.dtype))
+      return map2(c, a, s, [](double x, double y) { return y == 0 ? 0.0 : std::trunc(x / y); });
+  }
+  return map2(c, a, s, F);
+}
+
+template <Unary F>
+Value unary(OpCall& c) {
+  return map1(c, c.tile(0), F);
+}
+
+inline Value lrelu(OpCall& c) {
+  double slope = c.scalar(1).value;
+  Tile s = scalar_tile(c.scalar(1));
+  return map2(c, c.tile(0), s, [slope](double x, double) { return x > 0 ? x : x * slope; });
+}
+
+// tile.expands(target, scalar): the target's shape filled with the scalar.
+inline Value expands(OpCall& c) {
+  Tile s = scalar_tile(c.scalar(1));
+  return map2(c, c.tile(0), s, f_second);
+}
+
+// row_expand / col_expand: the vector operand broadcasts over the target ([R, 1] along
+// rows, [1, C] along columns); the plain forms copy the vector.
+template <Binary F>
+Value expand(OpCall& c) {
+  return map2(c, c.tile(0), c.tile(1), F);
+}
+
+inline CastMode cast_mode(const OpCall& c) {
+  if (auto m = c.kw<std::int64_t>("mode"); m && *m >= 0 && *m <= static_cast<std::int64_t>(CastMode::odd))
+    return static_cast<CastMode>(*m);
+  return CastMode::none;
+}
+
+inline Value cast(OpCall& c) {
+  const Tile& a = c.tile(0);
+  auto out = new_result(c);
+  CastMode mode = cast_mode(c);
+  for (std::size_t i = 0; i < out->size(); ++i) {
+    out->defined[i] = a.defined[i];
+    if (a.defined[i]) out->data[i] = cast_value(a.data[i], a.dtype, out->dtype, mode);
+  }
+  return finish(std::move(out));
+}
+
+// ---- reductions --------------------------------------------------------------------------
+
+enum class Reduce : std::uint8_t { sum, max, min, prod };
+
+inline double reduce_init(Reduce r) {
+  switch (r) {
+    case Reduce::sum: return 0.0;
+    case Reduce::prod: return 1.0;
+    case Reduce::max: return -INFINITY;
+    case Reduce::min: return INFINITY;
+  }
+  return 0.0;
+}
+inline double reduce_step(Reduce r, double acc, double x) {
+  switch (r) {
+    case Reduce::sum: return acc + x;
+    case Reduce::prod: return acc * x;
+    case Reduce::max: return f_max(acc, x);
+    case Reduce::min: return f_min(acc, x);
+  }
+  return acc;
+}
+
+// Reduces axis `axis` of the input (the last for row_*, the first for col_*) over its valid
+// extent; the result keeps that axis with extent 1.
+template <Reduce R, bool Rows>
+Value reduce(OpCall& c) {
+  const Tile& a = c.tile(0);
+  if (a.rank() < 1) c.fail("needs a tile of rank >= 1");
+  auto out = new_result(c);
+  std::size_t axis = Rows ? a.rank() - 1 : 0;
+  Dims expect = a.shape;
+  expect[axis] = 1;
+  if (element_count(expect) != element_count(out->shape))
+    c.fail("result " + dims_string(out->shape) + " does not match the reduction of " + dims_string(a.shape));
+  std::int64_t n = a.valid[axis];
+  std::int64_t stride = 1;
+  for (std::size_t k = axis + 1; k < a.rank(); ++k) stride *= a.shape[k];
+  Dims idx(expect.size(), 0);
+  for (std::size_t i = 0; i < out->size(); ++i, next_index(idx, expect)) {
+    std::int64_t base = linear(idx, a.shape);
+    double acc = reduce_init(R);
+    bool defined = n > 0;
+    for (std::int64_t k = 0; k < n && defined; ++k) {
+      auto at = static_cast<std::size_t>(base + k * stride);
+      defined = a.defined[at];
+      acc = reduce_step(R, acc, a.data[at]);
+    }
+    out->defined[i] = defined;
+    if (defined) out->data[i] = acc;
+  }
+  return finish(std::move(out));
+}
+
+// ---- matmul family -----------------------------------------------------------------------
+
+// One [M, N] product page: out[o + i*N + j] (+)= Σ_k<K lhs[i, k] * rhs[k, j], K the lhs's
+// valid column extent. `acc`: the accumulator page to add to, or null.
+struct Page {
+  const Tile* t;
+  std::int64_t base;  // element offset of the page
+  std::int64_t rows, cols, valid_rows, valid_cols;
+};
+
+inline Page page_of(const Tile& t, std::int64_t batch) {
+  std::size_t n = t.rank();
+  std::int64_t rows = t.shape[n - 2], cols = t.shape[n - 1];
+  return {&t, batch * rows * cols, rows, cols, t.valid[n - 2], t.valid[n - 1]};
+}
+
+inline void multiply_page(Tile& out, std::int64_t out_base, std::int64_t out_cols, std::int64_t m, std::int64_t n,
+                          const Page& lhs, const Page& rhs, const Page* acc, const Page* bias) {
+  std::int64_t k_valid = lhs.valid_cols;
+  for (std::int64_t i = 0; i < m; ++i) {
+    for (std::int64_t j = 0; j < n; ++j) {
+      auto o = static_cast<std::size_t>(out_base + i * out_cols + j);
+      bool defined = i < lhs.rows && j < rhs.cols;
+      double sum = 0.0;
+      if (acc) {
+        auto a = static_cast<std::size_t>(acc->base + i * acc->cols + j);
+        defined = defined && acc->t->defined[a];
+        sum = acc->t->data[a];
+      }
+      if (bias) {
+        auto b = static_cast<std::size_t>(bias->base + j);
+        defined = defined && bias->t->defined[b];
+        sum += bias->t->data[b];
+      }
+      for (std::int64_t k = 0; k < k_valid && defined; ++k) {
+        auto l = static_cast<std::size_t>(lhs.base + i * lhs.cols + k);
+        auto r = static_cast<std::size_t>(rhs.base + k * rhs.cols + j);
+        defined = lhs.t->defined[l] && rhs.t->defined[r];
+        sum += lhs.t->data[l] * rhs.t->data[r];
+      }
+      out.defined[o] = defined;
+      out.data[o] = defined ? sum : 0.0;
+    }
+  }
+}
+
+inline bool init_cond(const OpCall& c, std::size_t i) {
+  if (!c.has(i)) return false;
+  const Scalar& s = c.scalar(i);
+  if (!s.defined) c.fail(RunErrorKind::cannot_run, "init_cond is undefined");
+  return s.value != 0;
+}
+
+// matmul(lhs, rhs), matmul_acc(acc, lhs, rhs[, init_cond]), matmul_bias(lhs, rhs, bias) and
+// the gemv forms (their [16, N] result holds the product in row 0).
+template <bool Acc, bool Bias>
+Value matmul(OpCall& c) {
+  std::size_t l = Acc ? 1 : 0;
+  const Tile& lhs = c.tile(l);
+  const Tile& rhs = c.tile(l + 1);
+  if (lhs.rank() != 2 || rhs.rank() != 2) c.fail("lhs and rhs must be 2-D, got " + dims_string(lhs.shape) + " and " + dims_string(rhs.shape));
+  if (lhs.shape[1] != rhs.shape[0]) c.fail("inner dims differ: " + dims_string(lhs.shape) + " x " + dims_string(rhs.shape));
+  auto out = new_result(c);
+  if (out->rank() != 2) c.fail("the result must be 2-D");
+  Page pl = page_of(lhs, 0), pr = page_of(rhs, 0);
+  Page pa{}, pb{};
+  bool use_acc = false;
+  if constexpr (Acc) {
+    const Tile& acc = c.tile(0);
+    if (acc.shape != out->shape) c.fail("acc " + dims_string(acc.shape) + " and result " + dims_string(out->shape) + " differ");
+    pa = page_of(acc, 0);
+    use_acc = !init_cond(c, 3);
+  }
+  if constexpr (Bias) pb = page_of(c.tile(2), 0);
+  multiply_page(*out, 0, out->shape[1], out->shape[0], out->shape[1], pl, pr, use_acc ? &pa : nullptr,
+                Bias ? &pb : nullptr);
+  return finish(std::move(out));
+}
+
+// batch_matmul(lhs[..., M, K], rhs[..., K, N]) and batch_matmul_acc(acc, lhs, rhs): one page
+// per batch index of the broadcast batch shape; a size-1 or missing operand axis repeats.
+template <bool Acc>
+Value batch_matmul(OpCall& c) {
+  std::size_t l = Acc ? 1 : 0;
+  const Tile& lhs = c.tile(l);
+  const Tile& rhs = c.tile(l + 1);
+  if (lhs.rank() < 2 || rhs.rank() < 2) c.fail("operands must be at least 2-D");
+  if (lhs.shape.back() != rhs.shape[rhs.rank() - 2]) c.fail("inner dims differ: " + dims_string(lhs.shape) + " x " + dims_string(rhs.shape));
+  auto out = new_result(c);
+  std::size_t n = out->rank();
+  if (n < 2) c.fail("the result must be at least 2-D");
+  Dims batch(out->shape.begin(), out->shape.end() - 2);
+  Dims lb(lhs.shape.begin(), lhs.shape.end() - 2), rb(rhs.shape.begin(), rhs.shape.end() - 2);
+  Broadcast bl(lb.empty() ? Dims{1} : lb, batch.empty() ? Dims{1} : batch);
+  Broadcast br(rb.empty() ? Dims{1} : rb, batch.empty() ? Dims{1} : batch);
+  const Tile* acc = Acc ? &c.tile(0) : nullptr;
+  bool use_acc = Acc && !init_cond(c, 3);
+  if (acc && acc->shape != out->shape) c.fail("acc " + dims_string(acc->shape) + " and result " + dims_string(out->shape) + " differ");
+  std::int64_t m = out->shape[n - 2], nn = out->shape[n - 1];
+  Dims idx(batch.empty() ? 1 : batch.size(), 0);
+  Dims bshape = batch.empty() ? Dims{1} : batch;
+  for (std::int64_t b = 0; b < element_count(bshape); ++b, next_index(idx, bshape)) {
+    Page pl = page_of(lhs, bl.offset(idx)), pr = page_of(rhs, br.offset(idx));
+    Page pa = acc ? page_of(*acc, b) : Page{};
+    multiply_page(*out, b * m * nn, nn, m, nn, pl, pr, use_acc ? &pa : nullptr, nullptr);
+  }
+  return finish(std::move(out));
+}
+
+// ---- creation and movement ---------------------------------------------------------------
+
+inline Value create(OpCall& c) { return finish(new_result(c)); }
+
+inline Value full(OpCall& c) {
+  auto out = new_result(c);
+  const Scalar& v = c.scalar(1);
+  for (std::size_t i = 0; i < out->size(); ++i) {
+    out->data[i] = v.value;
+    out->defined[i] = v.defined;
+  }
+  return finish(std::move(out));
+}
+
+// The same elements in row-major order under the result's type (move, reshape, retyping).
+inline Value copy_as_result(OpCall& c, const Tile& a) {
+  auto out = new_result(c);
+  if (element_count(a.shape) != element_count(out->shape))
+    c.fail("cannot view " + dims_string(a.shape) + " as " + dims_string(out->shape) + ": the element counts differ");
+  out->data = a.data;
+  out->defined = a.defined;
+  return finish(std::move(out));
+}
+
+inline Value move(OpCall& c) { return copy_as_result(c, c.tile(0)); }
+inline Value reshape(OpCall& c) { return copy_as_result(c, c.tile(0)); }
+
+inline Value set_validshape(OpCall& c) { return copy_as_result(c, c.tile(0)); }
+
+inline double pad_fill(ir::PadValue p, DataType dt) {
+  switch (p) {
+    case ir::PadValue::max: return ir::is_float(dt) ? INFINITY : integer_max(dt);
+    case ir::PadValue::min: return ir::is_float(dt) ? -INFINITY : integer_min(dt);
+    default: return 0.0;
+  }
+}
+
+// fillpad: the elements outside the source's valid region take the pad value; the result
+// is valid everywhere.
+inline Value fillpad(OpCall& c) {
+  const Tile& a = c.tile(0);
+  auto out = new_result(c);
+  if (out->shape != a.shape) c.fail("fillpad_expand is not modelled");
+  double pad = pad_fill(c.kw<ir::PadValue>("pad_value").value_or(ir::PadValue::zero), out->dtype);
+  Dims idx(a.rank(), 0);
+  for (std::size_t i = 0; i < out->size(); ++i, next_index(idx, a.shape)) {
+    bool inside = true;
+    for (std::size_t k = 0; k < a.rank(); ++k) inside = inside && idx[k] < a.valid[k];
+    out->data[i] = inside ? a.data[i] : pad;
+    out->defined[i] = inside ? a.defined[i] : 1;
+  }
+  return finish(std::move(out));
+}
+
+inline Value read(OpCall& c) {
+  const Tile& a = c.tile(0);
+  Dims at = c.dims(1);
+  if (at.size() != a.rank()) c.fail("expects " + std::to_string(a.rank()) + " indices");
+  for (std::size_t k = 0; k < at.size(); ++k)
+    if (at[k] < 0 || at[k] >= a.shape[k]) c.fail(RunErrorKind::cannot_run, "index " + dims_string(at) + " is outside " + dims_string(a.shape));
+  auto i = static_cast<std::size_t>(linear(at, a.shape));
+  return Scalar{a.dtype, a.data[i], a.defined[i] != 0};
+}
+
+inline Value write(OpCall& c) {
+  const Tile& a = c.tile(0);
+  Dims at = c.dims(1);
+  const Scalar& v = c.scalar(2);
+  if (at.size() != a.rank()) c.fail("expects " + std::to_string(a.rank()) + " indices");
+  for (std::size_t k = 0; k < at.size(); ++k)
+    if (at[k] < 0 || at[k] >= a.shape[k]) c.fail(RunErrorKind::cannot_run, "index " + dims_string(at) + " is outside " + dims_string(a.shape));
+  auto out = new_result(c);
+  out->data = a.data;
+  out->defined = a.defined;
+  auto i = static_cast<std::size_t>(linear(at, a.shape));
+  out->data[i] = v.value;
+  out->defined[i] = v.defined;
+  return finish(std::move(out));
+}
+
+// ---- windows -----------------------------------------------------------------------------
+
+// A window of `window` elements at `offset` of `a` (same rank), read row-major into the
+// result. The whole window must lie inside `a`.
+inline Value read_window(OpCall& c, const Tile& a, const Dims& offset, const Dims& window) {
+  if (offset.size() != a.rank() || window.size() != a.rank())
+    c.fail("offset " + dims_string(offset) + " and shape " + dims_string(window) + " must have the source's rank " +
+           std::to_string(a.rank()));
+  for (std::size_t k = 0; k < a.rank(); ++k)
+    if (offset[k] < 0 || offset[k] + window[k] > a.shape[k])
+      c.fail(RunErrorKind::cannot_run, "the window " + dims_string(window) + " at " + dims_string(offset) +
+                                           " runs past the source " + dims_string(a.shape));
+  auto out = new_result(c);
+  if (element_count(window) != element_count(out->shape))
+    c.fail("the window " + dims_string(window) + " and the result " + dims_string(out->shape) + " differ in size");
+  Dims idx(window.size(), 0), at(window.size(), 0);
+  for (std::size_t i = 0; i < out->size(); ++i, next_index(idx, window)) {
+    for (std::size_t k = 0; k < idx.size(); ++k) at[k] = offset[k] + idx[k];
+    auto s = static_cast<std::size_t>(linear(at, a.shape));
+    out->data[i] = a.data[s];
+    out->defined[i] = a.defined[s];
+  }
+  return finish(std::move(out));
+}
+
+// tile.slice(input, shape, offset[, valid_shape[, drop_dims]]): dropping unit axes keeps the
+// row-major order, so the window is read straight into the result shape.
+inline Value slice(OpCall& c) { return read_window(c, c.tile(0), c.dims(2), c.dims(1)); }
+
+// tile.extract(src, row, col, shape)
+inline Value extract(OpCall& c) { return read_window(c, c.tile(0), {c.index(1), c.index(2)}, c.dims(3)); }
+
+inline std::size_t normalize_axis(const OpCall& c, std::int64_t a, std::size_t rank) {
+  auto r = static_cast<std::int64_t>(rank);
+  if (a < -r || a >= r) c.fail("axis " + std::to_string(a) + " is out of range for rank " + std::to_string(rank));
+  return static_cast<std::size_t>(a < 0 ? a + r : a);
+}
+
+// Result element idx is source element idx with axes a1 and a2 swapped.
+inline Value permute(OpCall& c, const Tile& a, std::size_t a1, std::size_t a2) {
+  auto out = new_result(c);
+  Dims shape = a.shape;
+  std::swap(shape[a1], shape[a2]);
+  if (element_count(shape) != element_count(out->shape))
+    c.fail("the transposed shape " + dims_string(shape) + " and the result " + dims_string(out->shape) + " differ in size");
+  Dims idx(shape.size(), 0);
+  for (std::size_t i = 0; i < out->size(); ++i, next_index(idx, shape)) {
+    Dims src = idx;
+    std::swap(src[a1], src[a2]);
+    auto s = static_cast<std::size_t>(linear(src, a.shape));
+    out->data[i] = a.data[s];
+    out->defined[i] = a.defined[s];
+  }
+  return finish(std::move(out));
+}
+
+// tile.transpose(input, axis1, axis2[, tmp]): the scratch operand holds nothing the result reads.
+inline Value transpose(OpCall& c) {
+  const Tile& a = c.tile(0);
+  return permute(c, a, normalize_axis(c, c.index(1), a.rank()), normalize_axis(c, c.index(2), a.rank()));
+}
+
+inline Value transpose_view(OpCall& c) {
+  const Tile& a = c.tile(0);
+  if (a.rank() < 2) c.fail("needs rank >= 2");
+  return permute(c, a, a.rank() - 2, a.rank() - 1);
+}
+
+// tile.assemble(target, source, offset): the target with the source's valid region written
+// at `offset` (FP32 sources round to a BF16/FP16 target).
+inline Value assemble(OpCall& c) {
+  const Tile& t = c.tile(0);
+  const Tile& s = c.tile(1);
+  Dims off = c.dims(2);
+  if (s.rank() != t.rank() || off.size() != t.rank())
+    c.fail(RunErrorKind::unsupported, "a source of rank " + std::to_string(s.rank()) + " into a rank-" +
+                                          std::to_string(t.rank()) + " target is not modelled");
+  for (std::size_t k = 0; k < t.rank(); ++k)
+    if (off[k] < 0 || off[k] + s.valid[k] > t.shape[k])
+      c.fail(RunErrorKind::cannot_run, "the source's valid region " + dims_string(s.valid) + " at " + dims_string(off) +
+                                           " runs past the target " + dims_string(t.shape));
+  auto out = new_result(c);
+  if (out->shape != t.shape) c.fail("the result " + dims_string(out->shape) + " is not the target's shape " + dims_string(t.shape));
+  out->data = t.data;
+  out->defined = t.defined;
+  if (element_count(s.valid) > 0) {
+    Dims idx(s.rank(), 0), at(s.rank(), 0);
+    do {
+      for (std::size_t k = 0; k < idx.size(); ++k) at[k] = off[k] + idx[k];
+      auto d = static_cast<std::size_t>(linear(at, t.shape));
+      auto from = static_cast<std::size_t>(linear(idx, s.shape));
+      out->data[d] = s.data[from];
+      out->defined[d] = s.defined[from];
+    } while (next_index(idx, s.valid));
+  }
+  return finish(std::move(out));
+}
+
+inline Value concat(OpCall& c) {
+  const Tile& a = c.tile(0);
+  const Tile& b = c.tile(1);
+  auto out = new_result(c);
+  if (a.rank() != 2 || b.rank() != 2 || out->rank() != 2) c.fail("needs 2-D tiles");
+  for (std::int64_t i = 0; i < out->shape[0]; ++i)
+    for (std::int64_t j = 0; j < out->shape[1]; ++j) {
+      auto o = static_cast<std::size_t>(i * out->shape[1] + j);
+      bool left = j < a.shape[1];
+      const Tile& src = left ? a : b;
+      std::int64_t jj = left ? j : j - a.shape[1];
+      if (i >= src.shape[0] || jj >= src.shape[1]) continue;
+      auto s = static_cast<std::size_t>(i * src.shape[1] + jj);
+      out->data[o] = src.data[s];
+      out->defined[o] = src.defined[s];
+    }
+  return finish(std::move(out));
+}
+
+// tile.reinterpret_view: the bytes of each line along the contiguous axis (the last for a
+// row-major view, the second-to-last for a column-major one) read as another dtype.
+inline Value reinterpret_view(OpCall& c) {
+  const Tile& a = c.tile(0);
+  auto out = new_result(c);
+  int from = ir::storage_bits(a.dtype), to = ir::storage_bits(out->dtype);
+  if (from % 8 || to % 8 || !is_modelled(a.dtype))
+    c.fail(RunErrorKind::unsupported, "reinterpreting " + std::string(ir::name_of(a.dtype)) + " as " +
+                                          std::string(ir::name_of(out->dtype)) + " is not modelled");
+  if (a.rank() != out->rank()) c.fail(RunErrorKind::unsupported, "a rank-changing reinterpret_view is not modelled");
+  const auto* at = ir::as<ir::TileType>(c.call.args[0]->type);
+  bool col = at && ir::effective_view(*at).blayout == ir::TileLayout::col_major && a.rank() >= 2;
+  std::size_t axis = col ? a.rank() - 2 : a.rank() - 1;
+  // Move the contiguous axis last: lines of bytes are then rows.
+  auto line_major = [&](const Tile& t) {
+    Dims shape = t.shape;
+    std::swap(shape[axis], shape.back());
+    return shape;
+  };
+  Dims as = line_major(a), os = line_major(*out);
+  std::int64_t lines = element_count(as) / std::max<std::int64_t>(as.back(), 1);
+  if (lines != element_count(os) / std::max<std::int64_t>(os.back(), 1) || as.back() * from != os.back() * to)
+    c.fail("the source " + dims_string(a.shape) + " and the result " + dims_string(out->shape) + " do not cover the same bytes");
+  Dims outer(as.begin(), as.end() - 1);
+  if (outer != Dims(os.begin(), os.end() - 1))
+    c.fail("the source " + dims_string(a.shape) + " and the result " + dims_string(out->shape) + " differ off the contiguous axis");
+  auto bytes_a = static_cast<std::size_t>(from / 8), bytes_o = static_cast<std::size_t>(to / 8);
+  std::vector<std::uint8_t> line(static_cast<std::size_t>(as.back()) * bytes_a), line_def(line.size());
+  // Index in line-major order (contiguous axis last) → linear index in the tile itself.
+  auto index_in = [&](Dims i, const Dims& shape) {
+    std::swap(i[axis], i.back());
+    return static_cast<std::size_t>(linear(i, shape));
+  };
+  Dims oi(outer.size(), 0);
+  for (std::int64_t l = 0; l < lines; ++l, next_index(oi, outer)) {
+    Dims i = oi;
+    i.push_back(0);
+    for (std::int64_t e = 0; e < as.back(); ++e) {
+      i.back() = e;
+      std::size_t s = index_in(i, a.shape);
+      std::uint64_t bits = encode_bits(a.data[s], a.dtype);
+      for (std::size_t b = 0; b < bytes_a; ++b) {
+        line[static_cast<std::size_t>(e) * bytes_a + b] = static_cast<std::uint8_t>(bits >> (8 * b));
+        line_def[static_cast<std::size_t>(e) * bytes_a + b] = a.defined[s];
+      }
+    }
+    for (std::int64_t e = 0; e < os.back(); ++e) {
+      i.back() = e;
+      std::uint64_t bits = 0;
+      bool defined = true;
+      for (std::size_t b = 0; b < bytes_o; ++b) {
+        bits |= std::uint64_t{line[static_cast<std::size_t>(e) * bytes_o + b]} << (8 * b);
+        defined = defined && line_def[static_cast<std::size_t>(e) * bytes_o + b];
+      }
+      std::size_t o = index_in(i, out->shape);
+      out->data[o] = decode_bits(bits, out->dtype);
+      out->defined[o] = defined;
+    }
+  }
+  // Bits are exact: store without rounding, then mask.
+  for (std::size_t i = 0; i < out->size(); ++i)
+    if (!out->defined[i]) out->data[i] = 0.0;
+  Interpreter::mask_to_valid(*out);
+  return TilePtr(std::move(out));
+}
+
+// ---- tensors: load and store -------------------------------------------------------------
+
+inline void check_address(const OpCall& c, const Buffer& b, std::int64_t addr) {
+  if (addr < 0 || static_cast<std::size_t>(addr) >= b.data.size())
+    c.fail(RunErrorKind::cannot_run, "the view reaches element " + std::to_string(addr) + " of buffer '" + b.name +
+                                         "', which holds " + std::to_string(b.data.size()));
+}
+
+// tile.load(tensor, offsets, shapes[, valid_shape]): the window's valid part (within the
+// requested valid extent and the tensor's valid region) is read through the tensor's view,
+// row-major into the result tile.
+inline Value load(OpCall& c) {
+  const TensorRef& t = c.tensor(0);
+  TensorAccess acc = c.access(0);
+  Dims off = c.dims(1), win = c.dims(2);
+  Dims req = c.has(3) ? c.dims(3) : win;
+  if (off.size() != acc.shape.size() || win.size() != acc.shape.size() || req.size() != win.size())
+    c.fail(RunErrorKind::unsupported, "a window of rank " + std::to_string(win.size()) + " over a rank-" +
+                                          std::to_string(acc.shape.size()) + " tensor is not modelled");
+  bool clamp = c.kw<bool>("clamp").value_or(false);
+  auto out = new_result(c);
+  if (element_count(win) != element_count(out->shape))
+    c.fail("the window " + dims_string(win) + " and the result " + dims_string(out->shape) + " differ in size");
+  if (element_count(win) == 0) return finish(std::move(out));
+  const Buffer& buf = *t.buffer;
+  Dims idx(win.size(), 0);
+  for (std::size_t i = 0; i < out->size(); ++i, next_index(idx, win)) {
+    bool wanted = true, inside = true, valid = true;
+    std::int64_t addr = 0;
+    for (std::size_t k = 0; k < idx.size(); ++k) {
+      std::int64_t at = off[k] + idx[k];
+      wanted = wanted && idx[k] < req[k];
+      inside = inside && at >= 0 && at < acc.shape[k];
+      valid = valid && at >= 0 && at < acc.valid[k];
+      addr += at * acc.strides[k];
+    }
+    if (!wanted) continue;
+    if (!inside) {
+      if (clamp) continue;
+      c.fail(RunErrorKind::cannot_run, "the window " + dims_string(win) + " at " + dims_string(off) +
+                                           " runs past the tensor " + dims_string(acc.shape));
+    }
+    if (!valid) continue;
+    check_address(c, buf, addr);
+    out->data[i] = buf.data[static_cast<std::size_t>(addr)];
+    out->defined[i] = buf.defined[static_cast<std::size_t>(addr)];
+  }
+  return finish(std::move(out));
+}
+
+// tile.store(tile, offsets, tensor[, shapes]) writes the tile's valid region.
+// * 4 operands: the tile's rows (row-major over its leading axes) fill the partition window
+//   `shapes` at `offsets` row-major, its columns the window's last axis.
+// * 3 operands, tile rank == tensor rank: element i lands at offsets + i.
+// * 3 operands, other ranks: the rows fill consecutive row-major positions of the tensor's
+//   leading axes from `offsets` on.
+inline Value store(OpCall& c) {
+  const Tile& t = c.tile(0);
+  Dims off = c.dims(1);
+  const TensorRef& dst = c.tensor(2);
+  TensorAccess acc = c.access(2);
+  std::size_t n = acc.shape.size();
+  if (off.size() != n) c.fail("offsets " + dims_string(off) + " must have the tensor's rank " + std::to_string(n));
+  std::optional<Dims> window;
+  if (c.has(3)) {
+    window = c.dims(3);
+    if (window->size() != n) c.fail("the partition window " + dims_string(*window) + " must have the tensor's rank");
+  }
+  bool atomic = c.kw<std::int64_t>("atomic").value_or(0) == 1;
+  Buffer& buf = *dst.buffer;
+  if (t.rank() == 0 || n == 0) c.fail(RunErrorKind::unsupported, "rank-0 stores are not modelled");
+  std::size_t undefined_into_valid = 0;
+  Dims lead_t(t.shape.begin(), t.shape.end() - 1);
+  Dims lead_n(acc.shape.begin(), acc.shape.end() - 1);
+  Dims lead_w = window ? Dims(window->begin(), window->end() - 1) : Dims{};
+  std::int64_t window_rows = window ? element_count(lead_w) : 0;
+  std::int64_t tensor_rows = element_count(lead_n);
+  Dims off_lead(off.begin(), off.end() - 1);
+  std::int64_t row_origin = linear(off_lead, lead_n);
+  if (element_count(t.valid) == 0) return dst;
+  Dims idx(t.rank(), 0), at(n, 0);
+  do {
+    Dims lead_idx(idx.begin(), idx.end() - 1);
+    std::int64_t r = linear(lead_idx, lead_t), col = idx.back();
+    if (window) {
+      if (r >= window_rows || col >= window->back()) continue;
+      Dims w = unflatten(r, lead_w);
+      for (std::size_t k = 0; k + 1 < n; ++k) at[k] = off[k] + w[k];
+      at[n - 1] = off[n - 1] + col;
+    } else if (t.rank() == n) {
+      for (std::size_t k = 0; k < n; ++k) at[k] = off[k] + idx[k];
+    } else {
+      std::int64_t row = row_origin + r;
+      if (row >= tensor_rows)
+        c.fail(RunErrorKind::cannot_run, "the tile's rows run past the tensor " + dims_string(acc.shape));
+      Dims l = unflatten(row, lead_n);
+      for (std::size_t k = 0; k + 1 < n; ++k) at[k] = l[k];
+      at[n - 1] = off[n - 1] + col;
+    }
+    bool in_valid = true;
+    std::int64_t addr = 0;
+    for (std::size_t k = 0; k < n; ++k) {
+      if (at[k] < 0 || at[k] >= acc.shape[k])
+        c.fail(RunErrorKind::cannot_run, "the store of " + dims_string(t.valid) + " valid elements at " +
+                                             dims_string(off) + " runs past the tensor " + dims_string(acc.shape));
+      in_valid = in_valid && at[k] < acc.valid[k];
+      addr += at[k] * acc.strides[k];
+    }
+    check_address(c, buf, addr);
+    auto s = static_cast<std::size_t>(linear(idx, t.shape));
+    auto d = static_cast<std::size_t>(addr);
+    bool def = t.defined[s] != 0;
+    if (!def && in_valid) ++undefined_into_valid;
+    if (atomic) {
+      buf.defined[d] = buf.defined[d] && def;
+      buf.data[d] = buf.defined[d] ? store_rounded(buf.data[d] + t.data[s], buf.dtype) : 0.0;
+    } else {
+      buf.defined[d] = def;
+      buf.data[d] = def ? store_rounded(t.data[s], buf.dtype) : 0.0;
+    }
+  } while (next_index(idx, t.valid));
+  if (undefined_into_valid)
+    c.interp.note(std::to_string(undefined_into_valid) + " undefined element(s) of the tile were stored into the valid region of tensor '" +
+                      buf.name + "'",
+                  c.expr->span);
+  return dst;
+}
+
+// ---- tensors in orchestration ------------------------------------------------------------
+
+inline Value same_buffer(OpCall& c) { return c.tensor(0); }
+
+inline Value tensor_create(OpCall& c) {
+  TensorAccess a = c.interp.tensor_access(c.expr->type, c.expr->span);
+  auto b = std::make_shared<Buffer>();
+  b->name = "tensor.create";
+  b->dtype = a.dtype;
+  b->data.assign(static_cast<std::size_t>(a.extent()), 0.0);
+  b->defined.assign(b->data.size(), 0);
+  if (c.name == "tensor.full") {
+    const Scalar& v = c.scalar(1);
+    for (auto& x : b->data) x = store_rounded(v.value, a.dtype);
+    for (auto& d : b->defined) d = v.defined;
+  }
+  return TensorRef{std::move(b)};
+}
+
+inline Value nothing(OpCall&) { return {}; }
+inline Value opaque(OpCall& c) { return Opaque{std::string(c.name)}; }
+inline Value zero_index(OpCall& c) { return Scalar{scalar_dtype(c.expr), 0.0, true}; }
+inline Value one_index(OpCall& c) { return Scalar{scalar_dtype(c.expr), 1.0, true}; }
+
+inline void register_ops(OpTable& t) {
+  // memory
+  t.add("tile.load", load);
+  t.add("tile.store", store);
+  t.add("tile.create", create);
+  t.add("tile.full", full);
+  t.add("tile.move", move);
+  t.add("tile.read", read);
+  t.add("tile.write", write);
+  t.add("tile.extract", extract);
+  t.add("tile.alloc", opaque);
+  t.add("tile.get_block_idx", zero_index);
+  t.add("tile.get_subblock_idx", zero_index);
+  t.add("tile.get_block_num", one_index);
+  // views
+  t.add("tile.slice", slice);
+  t.add("tile.reshape", reshape);
+  t.add("tile.reinterpret_view", reinterpret_view);
+  t.add("tile.transpose", transpose);
+  t.add("tile.transpose_view", transpose_view);
+  t.add("tile.assemble", assemble);
+  t.add("tile.set_validshape", set_validshape);
+  t.add("tile.concat", concat);
+  // element-wise
+  t.add("tile.add", tile_tile<f_add>);
+  t.add("tile.sub", tile_tile<f_sub>);
+  t.add("tile.mul", tile_tile<f_mul>);
+  t.add("tile.div", tile_tile<f_div>);
+  t.add("tile.maximum", tile_tile<f_max>);
+  t.add("tile.minimum", tile_tile<f_min>);
+  t.add("tile.fmod", tile_tile<f_fmod>);
+  t.add("tile.rem", tile_tile<f_fmod>);
+  t.add("tile.and", tile_tile<f_and>);
+  t.add("tile.or", tile_tile<f_or>);
+  t.add("tile.xor", tile_tile<f_xor>);
+  t.add("tile.shl", tile_tile<f_shl>);
+  t.add("tile.shr", tile_tile<f_shr>);
+  t.add("tile.adds", tile_scalar<f_add>);
+  t.add("tile.subs", tile_scalar<f_sub>);
+  t.add("tile.muls", tile_scalar<f_mul>);
+  t.add("tile.divs", tile_scalar<f_div>);
+  t.add("tile.maximums", tile_scalar<f_max>);
+  t.add("tile.minimums", tile_scalar<f_min>);
+  t.add("tile.fmods", tile_scalar<f_fmod>);
+  t.add("tile.rems", tile_scalar<f_fmod>);
+  t.add("tile.ands", tile_scalar<f_and>);
+  t.add("tile.ors", tile_scalar<f_or>);
+  t.add("tile.xors", tile_scalar<f_xor>);
+  t.add("tile.shls", tile_scalar<f_shl>);
+  t.add("tile.shrs", tile_scalar<f_shr>);
+  t.add("tile.lrelu", lrelu);
+  t.add("tile.expands", expands);
+  t.add("tile.exp", unary<f_exp>);
+  t.add("tile.neg", unary<f_neg>);
+  t.add("tile.abs", unary<f_abs>);
+  t.add("tile.sqrt", unary<f_sqrt>);
+  t.add("tile.rsqrt", unary<f_rsqrt>);
+  t.add("tile.recip", unary<f_recip>);
+  t.add("tile.relu", unary<f_relu>);
+  t.add("tile.log", unary<f_log>);
+  t.add("tile.sin", unary<f_sin>);
+  t.add("tile.cos", unary<f_cos>);
+  t.add("tile.not", unary<f_not>);
+  t.add("tile.cast", cast);
+  t.add("tile.fillpad", fillpad);
+  t.add("tile.fillpad_inplace", fillpad);
+  // reductions
+  t.add("tile.row_sum", reduce<Reduce::sum, true>);
+  t.add("tile.row_max", reduce<Reduce::max, true>);
+  t.add("tile.row_min", reduce<Reduce::min, true>);
+  t.add("tile.row_prod", reduce<Reduce::prod, true>);
+  t.add("tile.col_sum", reduce<Reduce::sum, false>);
+  t.add("tile.col_max", reduce<Reduce::max, false>);
+  t.add("tile.col_min", reduce<Reduce::min, false>);
+  t.add("tile.col_prod", reduce<Reduce::prod, false>);
+  // broadcasts
+  for (const char* prefix : {"tile.row_expand", "tile.col_expand"}) {
+    std::string p = prefix;
+    t.add(p, expand<f_second>);
+    t.add(p + "_add", expand<f_add>);
+    t.add(p + "_sub", expand<f_sub>);
+    t.add(p + "_mul", expand<f_mul>);
+    t.add(p + "_div", expand<f_div>);
+    t.add(p + "_max", expand<f_max>);
+    t.add(p + "_min", expand<f_min>);
+    t.add(p + "_expdif", expand<f_expdif>);
+  }
+  // matmul family
+  t.add("tile.matmul", matmul<false, false>);
+  t.add("tile.matmul_acc", matmul<true, false>);
+  t.add("tile.matmul_bias", matmul<false, true>);
+  t.add("tile.gemv", matmul<false, false>);
+  t.add("tile.gemv_acc", matmul<true, false>);
+  t.add("tile.gemv_bias", matmul<false, true>);
+  t.add("tile.batch_matmul", batch_matmul<false>);
+  t.add("tile.batch_matmul_acc", batch_matmul<true>);
+  // tensors and the rest of orchestration
+  t.add("tensor.view", same_buffer);
+  t.add("tensor.reshape", same_buffer);
+  t.add("tensor.create", tensor_create);
+  t.add("tensor.full", tensor_create);
+  for (const char* n : {"system.bar_all", "system.bar_v", "system.bar_m", "system.sync_src", "system.sync_dst",
+                        "system.sync_set", "system.sync_wait", "system.syncall"})
+    t.add(n, nothing);
+  t.add("system.task_dummy", opaque);
+  t.add("system.task_invalid", opaque);
+}
+
+}  // namespace tilewright::interp::ops_detail
+
+namespace tilewright::interp {
+
+inline const OpTable& builtin_op_table() {
+  static const OpTable table = [] {
+    OpTable t;
+    ops_detail::register_ops(t);
+    return t;
+  }();
+  return table;
+}
+
+}  // namespace tilewright::interp

@@ -1,0 +1,377 @@
+// The reference interpreter on hand-written programs: element arithmetic, windows and
+// views, valid regions, control flow, calls, and the equivalence check itself.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "tilewright/interp/equivalence.hpp"
+#include "tilewright/interp/npy.hpp"
+#include "tilewright/text/parser.hpp"
+
+using namespace tilewright;
+using interp::Buffer;
+using interp::TensorRef;
+
+namespace {
+
+std::string program(const std::string& functions, const std::string& dyn = "") {
+  return "# pypto.program: P\nimport pypto.language as pl\n" + dyn + "\n@pl.program\nclass P:\n" + functions;
+}
+
+const std::string kIncore =
+    "    @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)\n";
+
+ir::Program parse(const std::string& text) { return text::parse_program(text, "test.pto"); }
+
+std::shared_ptr<Buffer> buffer(std::string name, std::size_t n, bool defined = true) {
+  auto b = std::make_shared<Buffer>();
+  b->name = std::move(name);
+  b->data.resize(n);
+  b->defined.assign(n, defined ? 1 : 0);
+  for (std::size_t i = 0; i < n; ++i) b->data[i] = defined ? static_cast<double>(i) : 0.0;
+  return b;
+}
+
+interp::EquivalenceReport equivalent(const std::string& a, const std::string& b, int trials = 4) {
+  interp::EquivalenceOptions o;
+  o.trials = trials;
+  o.seed = 7;
+  return interp::check_equivalent(parse(a), parse(b), o);
+}
+
+}  // namespace
+
+TEST_CASE("interp numeric: FP16/BF16/FP8 rounding, saturation and cast modes") {
+  using interp::DataType;
+  using interp::CastMode;
+  CHECK(interp::store_rounded(1.0 + 1.0 / 2048, DataType::FP16) == 1.0);              // tie → even
+  CHECK(interp::store_rounded(1.0 + 3.0 / 2048, DataType::FP16) == 1.0 + 2.0 / 1024);  // tie → even (up)
+  CHECK(interp::store_rounded(1e6, DataType::FP16) == 65504.0);                      // saturates
+  CHECK(interp::store_rounded(1.0 + 1.0 / 256, DataType::BF16) == 1.0);
+  CHECK(interp::store_rounded(1000.0, DataType::FP8E4M3FN) == 448.0);
+  CHECK(interp::store_rounded(1e9, DataType::FP8E5M2) == 57344.0);
+  CHECK(interp::store_rounded(300.0, DataType::INT8) == 44.0);  // wraps
+  CHECK(interp::store_rounded(0.1, DataType::FP32) == static_cast<double>(0.1f));
+  // The seven modes on 2.5 and -2.5 into INT32.
+  auto c = [](double v, CastMode m) { return interp::cast_value(v, DataType::FP32, DataType::INT32, m); };
+  CHECK(c(2.5, CastMode::rint) == 2);
+  CHECK(c(2.5, CastMode::round) == 3);
+  CHECK(c(2.5, CastMode::floor) == 2);
+  CHECK(c(2.5, CastMode::ceil) == 3);
+  CHECK(c(2.5, CastMode::trunc) == 2);
+  CHECK(c(2.5, CastMode::odd) == 3);
+  CHECK(c(-2.5, CastMode::round) == -3);
+  CHECK(c(-2.5, CastMode::floor) == -3);
+  CHECK(c(-2.5, CastMode::trunc) == -2);
+  CHECK(c(3e9, CastMode::rint) == 2147483647.0);  // saturates
+  // Round to odd in FP16: 1 + 2^-11 lies between 1 and 1 + 2^-10; the odd neighbour is the latter.
+  CHECK(interp::cast_value(1.0 + 1.0 / 2048, DataType::FP32, DataType::FP16, CastMode::odd) == 1.0 + 1.0 / 1024);
+  // Bit patterns.
+  CHECK(interp::encode_bits(1.0, DataType::FP16) == 0x3C00);
+  CHECK(interp::encode_bits(-2.0, DataType::BF16) == 0xC000);
+  CHECK(interp::decode_bits(0x7BFF, DataType::FP16) == 65504.0);
+  CHECK(interp::decode_bits(0x0001, DataType::FP16) == std::ldexp(1.0, -24));
+  CHECK(interp::decode_bits(0xFF, DataType::INT8) == -1.0);
+  CHECK(interp::encode_bits(interp::decode_bits(0x3F800000, DataType::FP32), DataType::FP32) == 0x3F800000);
+}
+
+TEST_CASE("interp: a 3-D load, add and store run element by element (FL-13, FL-22)") {
+  auto p = parse(program(kIncore + R"(    def kernel(x: pl.Tensor[[2, 3, 4], pl.FP32], out_0: pl.Out[pl.Tensor[[2, 3, 4], pl.FP32]]) -> pl.Tensor[[2, 3, 4], pl.FP32]:
+        t: pl.Tile[[2, 3, 4], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0, 0], [2, 3, 4], [2, 3, 4], target_memory=pl.Mem.Vec)
+        y: pl.Tile[[2, 3, 4], pl.FP32, pl.Mem.Vec] = pl.tile.add(t, t)
+        out_1: pl.Tensor[[2, 3, 4], pl.FP32] = pl.tile.store(y, [0, 0, 0], out_0)
+        return out_1
+)"));
+  auto x = buffer("x", 24), out = buffer("out", 24, false);
+  interp::Interpreter run(p);
+  auto r = run.call("kernel", {TensorRef{x}, TensorRef{out}});
+  REQUIRE(r.size() == 1);
+  CHECK(r[0].tensor()->buffer == out);
+  for (std::size_t i = 0; i < 24; ++i) {
+    CHECK(out->defined[i]);
+    CHECK(out->data[i] == 2.0 * static_cast<double>(i));
+  }
+}
+
+TEST_CASE("interp: a tensor is read through its declared view, so a wrong stride changes the result (MT-03)") {
+  // DN [4, 8]: element (r, c) sits at r + 4c.
+  auto dn = program(kIncore + R"(    def kernel(x: pl.Tensor[[4, 8], pl.FP32, pl.TensorView(stride=[], layout=pl.TensorLayout.DN)], out_0: pl.Out[pl.Tensor[[4, 8], pl.FP32]]) -> pl.Tensor[[4, 8], pl.FP32]:
+        t: pl.Tile[[4, 8], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [4, 8], [4, 8], target_memory=pl.Mem.Vec)
+        out_1: pl.Tensor[[4, 8], pl.FP32] = pl.tile.store(t, [0, 0], out_0)
+        return out_1
+)");
+  auto p = parse(dn);
+  auto x = buffer("x", 32), out = buffer("out", 32, false);
+  interp::Interpreter(p).call("kernel", {TensorRef{x}, TensorRef{out}});
+  CHECK(out->data[0 * 8 + 1] == 4.0);   // (0, 1) ← offset 4
+  CHECK(out->data[1 * 8 + 0] == 1.0);   // (1, 0) ← offset 1
+  CHECK(out->data[3 * 8 + 7] == 31.0);  // (3, 7) ← offset 3 + 28
+  // The materialized form is equivalent; a wrong explicit stride is not.
+  std::string good = dn, bad = dn;
+  good.replace(good.find("stride=[]"), 9, "stride=[1, 4]");
+  bad.replace(bad.find("stride=[]"), 9, "stride=[1, 8]");
+  CHECK(equivalent(dn, good).ok());
+  auto r = equivalent(dn, bad);
+  CHECK(r.status == interp::EquivalenceReport::Status::different);
+  CHECK(r.message.find("out_0") != std::string::npos);
+}
+
+TEST_CASE("interp: elements outside a valid region are undefined, never stored, never compared") {
+  auto p = parse(program(kIncore + R"(    def kernel(x: pl.Tensor[[4, 8], pl.FP32], out_0: pl.Out[pl.Tensor[[4, 8], pl.FP32]]) -> pl.Tensor[[4, 8], pl.FP32]:
+        t: pl.Tile[[4, 8], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[2, 8])] = pl.tile.load(x, [0, 0], [4, 8], [2, 8], target_memory=pl.Mem.Vec)
+        out_1: pl.Tensor[[4, 8], pl.FP32] = pl.tile.store(t, [0, 0], out_0)
+        return out_1
+)"));
+  auto x = buffer("x", 32), out = buffer("out", 32, false);
+  interp::Interpreter run(p);
+  run.call("kernel", {TensorRef{x}, TensorRef{out}});
+  for (std::size_t i = 0; i < 32; ++i) CHECK(out->defined[i] == (i < 16));
+  CHECK(run.note_count() == 0);
+}
+
+TEST_CASE("interp: an undefined element stored into a tensor's valid region is reported") {
+  auto p = parse(program(kIncore + R"(    def kernel(out_0: pl.Out[pl.Tensor[[4, 8], pl.FP32]]) -> pl.Tensor[[4, 8], pl.FP32]:
+        t: pl.Tile[[4, 8], pl.FP32, pl.Mem.Vec] = pl.tile.create([4, 8], dtype=pl.FP32, target_memory=pl.Mem.Vec)
+        out_1: pl.Tensor[[4, 8], pl.FP32] = pl.tile.store(t, [0, 0], out_0)
+        return out_1
+)"));
+  auto out = buffer("out", 32, false);
+  interp::Interpreter run(p);
+  run.call("kernel", {TensorRef{out}});
+  REQUIRE(run.note_count() == 1);
+  CHECK(run.notes()[0].message.find("32 undefined element(s)") != std::string::npos);
+  CHECK(run.notes()[0].span.line == 9);
+}
+
+TEST_CASE("interp: FP16 tiles round on every store; casts follow their mode") {
+  auto p = parse(program(kIncore + R"(    def kernel(x: pl.Tensor[[1, 16], pl.FP32], out_0: pl.Out[pl.Tensor[[1, 16], pl.FP16]], out_1: pl.Out[pl.Tensor[[1, 16], pl.INT32]]) -> pl.Tensor[[1, 16], pl.FP16]:
+        t: pl.Tile[[1, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 16], [1, 16], target_memory=pl.Mem.Vec)
+        h: pl.Tile[[1, 16], pl.FP16, pl.Mem.Vec] = pl.tile.cast(t, target_type=pl.FP16, mode='round')
+        g: pl.Tile[[1, 16], pl.FP16, pl.Mem.Vec] = pl.tile.adds(h, 0.0009765625)
+        i: pl.Tile[[1, 16], pl.INT32, pl.Mem.Vec] = pl.tile.cast(t, target_type=pl.INT32, mode='floor')
+        out_2: pl.Tensor[[1, 16], pl.FP16] = pl.tile.store(g, [0, 0], out_0)
+        out_3: pl.Tensor[[1, 16], pl.INT32] = pl.tile.store(i, [0, 0], out_1)
+        return out_2
+)"));
+  auto x = buffer("x", 16), o0 = buffer("o0", 16, false), o1 = buffer("o1", 16, false);
+  o0->dtype = interp::DataType::FP16;
+  o1->dtype = interp::DataType::INT32;
+  x->data[0] = 2049.0;  // FP16 spacing at 2048 is 2: round → 2050 (ties away), then +2^-10 is lost
+  x->data[1] = -1.5;
+  interp::Interpreter(p).call("kernel", {TensorRef{x}, TensorRef{o0}, TensorRef{o1}});
+  CHECK(o0->data[0] == 2050.0);
+  CHECK(o0->data[2] == 2.0);  // 2 + 2^-10 rounds back to 2 in FP16 (spacing 2^-9 at 2)
+  CHECK(o0->data[1] == -1.5 + 1.0 / 1024);
+  CHECK(o1->data[1] == -2.0);  // floor
+}
+
+TEST_CASE("interp: batch_matmul broadcasts batch dims; matmul_acc honours init_cond") {
+  auto bmm = program(kIncore + R"(    def kernel(a: pl.Tensor[[2, 1, 4, 8], pl.FP16], b: pl.Tensor[[1, 3, 8, 4], pl.FP16], out_0: pl.Out[pl.Tensor[[2, 3, 4, 4], pl.FP32]]) -> pl.Tensor[[2, 3, 4, 4], pl.FP32]:
+        x: pl.Tile[[2, 1, 4, 8], pl.FP16, pl.Mem.Mat] = pl.tile.load(a, [0, 0, 0, 0], [2, 1, 4, 8], [2, 1, 4, 8], target_memory=pl.Mem.Mat)
+        y: pl.Tile[[1, 3, 8, 4], pl.FP16, pl.Mem.Mat] = pl.tile.load(b, [0, 0, 0, 0], [1, 3, 8, 4], [1, 3, 8, 4], target_memory=pl.Mem.Mat)
+        c: pl.Tile[[2, 3, 4, 4], pl.FP32, pl.Mem.Acc] = pl.tile.batch_matmul(x, y)
+        out_1: pl.Tensor[[2, 3, 4, 4], pl.FP32] = pl.tile.store(c, [0, 0, 0, 0], out_0)
+        return out_1
+)");
+  auto p = parse(bmm);
+  auto a = buffer("a", 64), b = buffer("b", 96), out = buffer("out", 96, false);
+  for (auto& v : a->data) v = std::fmod(v, 5.0) - 2.0;
+  for (auto& v : b->data) v = std::fmod(v, 3.0) - 1.0;
+  interp::Interpreter(p).call("kernel", {TensorRef{a}, TensorRef{b}, TensorRef{out}});
+  // out[i, j, m, n] = Σ_k a[i, 0, m, k] * b[0, j, k, n]
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 3; ++j)
+      for (int m = 0; m < 4; ++m)
+        for (int n = 0; n < 4; ++n) {
+          double s = 0;
+          for (int k = 0; k < 8; ++k) s += a->data[i * 32 + m * 8 + k] * b->data[j * 32 + k * 4 + n];
+          CHECK(out->data[((i * 3 + j) * 4 + m) * 4 + n] == s);
+        }
+  auto acc = [](const std::string& cond) {
+    return program(kIncore + R"(    def kernel(a: pl.Tensor[[16, 16], pl.FP16], out_0: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        x: pl.Tile[[16, 16], pl.FP16, pl.Mem.Mat] = pl.tile.load(a, [0, 0], [16, 16], [16, 16], target_memory=pl.Mem.Mat)
+        l: pl.Tile[[16, 16], pl.FP16, pl.Mem.Left] = pl.tile.move(x, target_memory=pl.Mem.Left)
+        r: pl.Tile[[16, 16], pl.FP16, pl.Mem.Right] = pl.tile.move(x, target_memory=pl.Mem.Right)
+        c: pl.Tile[[16, 16], pl.FP32, pl.Mem.Acc] = pl.tile.matmul(l, r)
+        d: pl.Tile[[16, 16], pl.FP32, pl.Mem.Acc] = pl.tile.matmul_acc(c, l, r)" + cond + R"()
+        out_1: pl.Tensor[[16, 16], pl.FP32] = pl.tile.store(d, [0, 0], out_0)
+        return out_1
+)");
+  };
+  auto twice = acc(""), once = acc(", True");
+  auto x = buffer("a", 256), o1 = buffer("o", 256, false), o2 = buffer("o", 256, false);
+  for (auto& v : x->data) v = std::fmod(v, 4.0);
+  interp::Interpreter(parse(twice)).call("kernel", {TensorRef{x}, TensorRef{o1}});
+  interp::Interpreter(parse(once)).call("kernel", {TensorRef{x}, TensorRef{o2}});
+  for (std::size_t i = 0; i < 256; ++i) CHECK(o1->data[i] == 2 * o2->data[i]);
+  CHECK(!equivalent(twice, once).ok());
+}
+
+TEST_CASE("interp: loops carry iter_args, branches yield return_vars, orchestration calls kernels") {
+  auto p = parse(program(kIncore + R"(    def kernel(x: pl.Tensor[[4, 8], pl.FP32], n: pl.Scalar[pl.INDEX], out_0: pl.Out[pl.Tensor[[4, 8], pl.FP32]]) -> pl.Tensor[[4, 8], pl.FP32]:
+        t: pl.Tile[[4, 8], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [4, 8], [4, 8], target_memory=pl.Mem.Vec)
+        for i, (acc,) in pl.range(0, n, 1, init_values=(t,)):
+            nxt: pl.Tile[[4, 8], pl.FP32, pl.Mem.Vec] = pl.tile.add(acc, t)
+            acc_rv: pl.Tile[[4, 8], pl.FP32, pl.Mem.Vec] = pl.yield_(nxt)
+        if n > 2:
+            s: pl.Tile[[4, 8], pl.FP32, pl.Mem.Vec] = pl.tile.muls(acc_rv, 10.0)
+            r: pl.Tile[[4, 8], pl.FP32, pl.Mem.Vec] = pl.yield_(s)
+        else:
+            r: pl.Tile[[4, 8], pl.FP32, pl.Mem.Vec] = pl.yield_(acc_rv)
+        out_1: pl.Tensor[[4, 8], pl.FP32] = pl.tile.store(r, [0, 0], out_0)
+        return out_1
+    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
+    def main(self, x: pl.Tensor[[4, 8], pl.FP32], out_0: pl.Out[pl.Tensor[[4, 8], pl.FP32]]) -> pl.Tensor[[4, 8], pl.FP32]:
+        y: pl.Tensor[[4, 8], pl.FP32] = self.kernel(x, 3, out_0)
+        return y
+)"));
+  auto x = buffer("x", 32), out = buffer("out", 32, false);
+  interp::Interpreter run(p);
+  run.call("main", {TensorRef{x}, TensorRef{out}});
+  for (std::size_t i = 0; i < 32; ++i) CHECK(out->data[i] == 40.0 * static_cast<double>(i));
+  auto out2 = buffer("out", 32, false);
+  interp::Interpreter(p).call("kernel", {TensorRef{x}, interp::Scalar{interp::DataType::INDEX, 1, true}, TensorRef{out2}});
+  for (std::size_t i = 0; i < 32; ++i) CHECK(out2->data[i] == 2.0 * static_cast<double>(i));
+}
+
+TEST_CASE("interp: transpose, transpose_view, slice, assemble, reshape and reinterpret_view") {
+  auto p = parse(program(kIncore + R"(    def kernel(x: pl.Tensor[[4, 8], pl.FP32], out_0: pl.Out[pl.Tensor[[8, 4], pl.FP32]], out_1: pl.Out[pl.Tensor[[4, 8], pl.FP32]]) -> pl.Tensor[[8, 4], pl.FP32]:
+        t: pl.Tile[[4, 8], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [4, 8], [4, 8], target_memory=pl.Mem.Vec)
+        tt: pl.Tile[[8, 4], pl.FP32, pl.Mem.Vec] = pl.tile.transpose(t, 0, 1)
+        v: pl.Tile[[8, 4], pl.FP32, pl.Mem.Vec] = pl.tile.transpose_view(t)
+        d: pl.Tile[[8, 4], pl.FP32, pl.Mem.Vec] = pl.tile.sub(tt, v)
+        e: pl.Tile[[8, 4], pl.FP32, pl.Mem.Vec] = pl.tile.add(d, tt)
+        s: pl.Tile[[2, 8], pl.FP32, pl.Mem.Vec] = pl.tile.slice(t, [2, 8], [2, 0])
+        a: pl.Tile[[4, 8], pl.FP32, pl.Mem.Vec] = pl.tile.assemble(t, s, [0, 0])
+        r: pl.Tile[[2, 16], pl.FP32, pl.Mem.Vec] = pl.tile.reshape(a, [2, 16])
+        h: pl.Tile[[2, 32], pl.INT16, pl.Mem.Vec] = pl.tile.reinterpret_view(r, dtype=pl.INT16)
+        f: pl.Tile[[2, 16], pl.FP32, pl.Mem.Vec] = pl.tile.reinterpret_view(h, dtype=pl.FP32)
+        g: pl.Tile[[4, 8], pl.FP32, pl.Mem.Vec] = pl.tile.reshape(f, [4, 8])
+        o2: pl.Tensor[[8, 4], pl.FP32] = pl.tile.store(e, [0, 0], out_0)
+        o3: pl.Tensor[[4, 8], pl.FP32] = pl.tile.store(g, [0, 0], out_1)
+        return o2
+)"));
+  auto x = buffer("x", 32), o0 = buffer("o0", 32, false), o1 = buffer("o1", 32, false);
+  for (auto& v : x->data) v = v * 0.75 - 3.0;
+  interp::Interpreter(p).call("kernel", {TensorRef{x}, TensorRef{o0}, TensorRef{o1}});
+  for (int r = 0; r < 8; ++r)
+    for (int c = 0; c < 4; ++c) CHECK(o0->data[r * 4 + c] == x->data[c * 8 + r]);
+  for (int r = 0; r < 4; ++r)
+    for (int c = 0; c < 8; ++c) CHECK(o1->data[r * 8 + c] == x->data[((r < 2 ? r + 2 : r) * 8) + c]);
+}
+
+TEST_CASE("interp: an op it cannot run is an error naming it; windows past a tensor cannot run") {
+  auto p = parse(program(kIncore + R"(    def kernel(x: pl.Tensor[[4, 8], pl.FP32], n: pl.Scalar[pl.INDEX], out_0: pl.Out[pl.Tensor[[4, 8], pl.FP32]]) -> pl.Tensor[[4, 8], pl.FP32]:
+        t: pl.Tile[[4, 8], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [n, 0], [4, 8], [4, 8], target_memory=pl.Mem.Vec)
+        u: pl.Tile[[4, 8], pl.FP32, pl.Mem.Vec] = pl.tile.sort32(t, t)
+        out_1: pl.Tensor[[4, 8], pl.FP32] = pl.tile.store(u, [0, 0], out_0)
+        return out_1
+)"));
+  auto run = [&](double n) {
+    auto x = buffer("x", 32), out = buffer("out", 32, false);
+    interp::Interpreter(p).call("kernel", {TensorRef{x}, interp::Scalar{interp::DataType::INDEX, n, true}, TensorRef{out}});
+  };
+  try {
+    run(0);
+    FAIL("expected an error");
+  } catch (const interp::RunError& e) {
+    CHECK(e.kind() == interp::RunErrorKind::unsupported);
+    CHECK(std::string(e.what()).find("tile.sort32") != std::string::npos);
+  }
+  try {
+    run(1);
+    FAIL("expected an error");
+  } catch (const interp::RunError& e) {
+    CHECK(e.kind() == interp::RunErrorKind::cannot_run);
+    CHECK(std::string(e.what()).find("runs past the tensor") != std::string::npos);
+    CHECK(e.span().line == 8);
+  }
+}
+
+TEST_CASE("interp: dynamic dims take their value by name; valid tails from pl.min") {
+  auto text = program(kIncore + R"(    def kernel(x: pl.Tensor[[S, 8], pl.FP32], out_0: pl.Out[pl.Tensor[[S, 8], pl.FP32]]) -> pl.Tensor[[S, 8], pl.FP32]:
+        for c, (o,) in pl.range(0, S, 4, init_values=(out_0,)):
+            valid: pl.Scalar[pl.INDEX] = pl.min(4, S - c)
+            t: pl.Tile[[4, 8], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[valid, 8])] = pl.tile.load(x, [c, 0], [4, 8], [valid, 8], target_memory=pl.Mem.Vec)
+            u: pl.Tile[[4, 8], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[valid, 8])] = pl.tile.muls(t, 2.0)
+            o2: pl.Tensor[[S, 8], pl.FP32] = pl.tile.store(u, [c, 0], o)
+            o_rv: pl.Tensor[[S, 8], pl.FP32] = pl.yield_(o2)
+        return o_rv
+)", "S = pl.dynamic(\"S\")\n\n");
+  auto p = parse(text);
+  interp::RunOptions ro;
+  ro.dims["S"] = 10;
+  auto x = buffer("x", 80), out = buffer("out", 80, false);
+  interp::Interpreter(p, ro).call("kernel", {TensorRef{x}, TensorRef{out}});
+  for (std::size_t i = 0; i < 80; ++i) {
+    CHECK(out->defined[i]);
+    CHECK(out->data[i] == 2.0 * static_cast<double>(i));
+  }
+  // Without a value for S, the run names it.
+  auto x2 = buffer("x", 80), out2 = buffer("out", 80, false);
+  try {
+    interp::Interpreter(p).call("kernel", {TensorRef{x2}, TensorRef{out2}});
+    FAIL("expected an error");
+  } catch (const interp::RunError& e) {
+    CHECK(std::string(e.what()).find("--dims=S=") != std::string::npos);
+  }
+  auto r = equivalent(text, text, 8);
+  CHECK(r.ok());
+  CHECK(r.trials_run == 8);
+}
+
+TEST_CASE("interp npy: write and read back; shape mismatches are named") {
+  interp::NpyArray a;
+  a.dtype = interp::DataType::FP16;
+  a.shape = {2, 3};
+  a.data = {1, 2, 3, -0.5, 65504, 0.25};
+  std::string bytes = interp::npy_encode(a);
+  CHECK(bytes.substr(1, 5) == "NUMPY");
+  auto b = interp::npy_decode(bytes, "a.npy");
+  CHECK(b.dtype == interp::DataType::FP16);
+  CHECK(b.shape == interp::Dims{2, 3});
+  CHECK(b.data == a.data);
+  try {
+    (void)interp::npy_decode("garbage", "g.npy");
+    FAIL("expected an error");
+  } catch (const interp::RunError& e) {
+    CHECK(std::string(e.what()).find("g.npy") != std::string::npos);
+  }
+}
+
+#include "tilewright/interp/driver.hpp"
+#include "tilewright/passes/registry.hpp"
+
+TEST_CASE("interp driver: --dims lists, and --verify=semantic names the pass that changed the meaning") {
+  std::string error;
+  auto dims = interp::parse_dims("S=37,B=2", error);
+  REQUIRE(dims);
+  CHECK(dims->at("S") == 37);
+  CHECK(dims->at("B") == 2);
+  CHECK(!interp::parse_dims("S=", error));
+  CHECK(error.find("NAME=VALUE") != std::string::npos);
+  CHECK(!interp::parse_dims("S=-1", error));
+
+  std::string add = program(kIncore + R"(    def kernel(x: pl.Tensor[[2, 3, 8], pl.FP32], out_0: pl.Out[pl.Tensor[[2, 3, 8], pl.FP32]]) -> pl.Tensor[[2, 3, 8], pl.FP32]:
+        t: pl.Tile[[2, 3, 8], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0, 0], [2, 3, 8], [2, 3, 8], target_memory=pl.Mem.Vec)
+        y: pl.Tile[[2, 3, 8], pl.FP32, pl.Mem.Vec] = pl.tile.add(t, t)
+        out_1: pl.Tensor[[2, 3, 8], pl.FP32] = pl.tile.store(y, [0, 0, 0], out_0)
+        return out_1
+)");
+  std::string sub = add;
+  sub.replace(sub.find("tile.add"), 8, "tile.sub");
+  interp::EquivalenceOptions o;
+  o.trials = 2;
+  pass::PassContext ctx;
+  pass::Pipeline good(passes::default_pipeline());
+  CHECK_NOTHROW(good.run(parse(add), ctx, pass::VerifyLevel::basic, interp::semantic_instrument(o)));
+  pass::Pipeline bad;
+  bad.add(pass::AnyPass{{"Breaker", "breaker"}, [&](const ir::Program&, pass::PassContext&) { return parse(sub); }});
+  try {
+    bad.run(parse(add), ctx, pass::VerifyLevel::none, interp::semantic_instrument(o));
+    FAIL("expected the semantic check to fail");
+  } catch (const ir::Error& e) {
+    CHECK(e.diagnostic().message.find("pass Breaker changed the meaning") != std::string::npos);
+    CHECK(e.diagnostic().message.find("out_0") != std::string::npos);
+  }
+}

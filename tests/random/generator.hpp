@@ -1,0 +1,562 @@
+#pragma once
+// Random well-typed kernels in the shapes each pass rewrites, for translation validation.
+//
+//   ir::Program p = testgen::generate({testgen::Target::flatten, seed});
+//
+// Deterministic from (target, seed, options): the same seed builds the same program on
+// every platform (splitmix64, no std distributions). Programs are built with the C++
+// builder, so every op goes through the registry's type deduction; the tests check that
+// each one prints, parses back to itself and verifies the properties its pass requires.
+//
+// Shapes per target:
+// * flatten: rank 1…5 Vec tiles loaded from windows of ND tensors (partial valid extents
+//   along a leading-ones prefix), element-wise / scalar / unary chains, casts, row
+//   reductions with row_expand, reshapes (rank > 2 results too), last-two-axes transposes,
+//   create + page-by-page assemble, for loops with tile iter_args, ifs with results,
+//   stores into windows of ND tensors; or batched matmuls with broadcast batch dims and
+//   transpose_view operands, fused or staged stores, and batch_matmul_acc chains.
+// * materialize: tensors with ND / DN layouts and empty strides (rank 2…4), blocked NZ
+//   rank-5 tensors, read through windows into 2-D tiles, an orchestration caller.
+// * fold: MemRef-allocated 2-D tiles and reshapes between them, same or different
+//   allocation, same or different signature.
+// * canonicalize: 2-D Vec and Mat tiles, slices (chained, constant and dynamic offsets,
+//   aligned or not) consumed by extracts, matmul operands, col_expand ops, ordinary ops,
+//   stores, plain aliases, loop inits and yields.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tilewright/build/builder.hpp"
+#include "tilewright/interp/equivalence.hpp"
+
+namespace tilewright::testgen {
+
+enum class Target : std::uint8_t { flatten, materialize, fold, canonicalize };
+
+inline std::string_view target_name(Target t) {
+  switch (t) {
+    case Target::flatten: return "flatten_tile_nd_to_2d";
+    case Target::materialize: return "materialize_tensor_strides";
+    case Target::fold: return "fold_no_op_reshape";
+    case Target::canonicalize: return "canonicalize_tile_slice";
+  }
+  return "?";
+}
+
+struct Options {
+  Target target = Target::flatten;
+  std::uint64_t seed = 1;
+  // Also partial valid extents that are not a leading-ones prefix (FL-10 merges those
+  // into a rectangle that is not the set of valid elements: see docs/interpreter.md).
+  bool any_partial_valid = false;
+};
+
+namespace detail {
+
+using interp::Rng;
+using ir::DataType;
+using ir::Expr;
+using ir::MemorySpace;
+using Dims = std::vector<std::int64_t>;
+
+inline std::vector<ir::Expr> idx(const Dims& d) {
+  std::vector<ir::Expr> out;
+  for (auto x : d) out.push_back(ir::make_int(x));
+  return out;
+}
+inline Expr tup(const Dims& d) { return ir::make_tuple(idx(d)); }
+inline ir::Type tensor_t(const Dims& d, DataType dt, std::optional<ir::TensorView> v = std::nullopt) {
+  return ir::make_tensor_type(idx(d), dt, std::move(v));
+}
+inline ir::Kwargs mem(MemorySpace m) { return {{"target_memory", m}}; }
+inline std::int64_t count(const Dims& d) {
+  std::int64_t n = 1;
+  for (auto x : d) n *= x;
+  return n;
+}
+
+struct Gen {
+  Rng rng;
+  const ops::Registry& reg = ops::builtin_registry();
+  build::FunctionBuilder f;
+  int names = 0;
+  std::vector<Expr> results;
+
+  explicit Gen(std::uint64_t seed, ir::FunctionType type = ir::FunctionType::InCore)
+      : rng(seed), f("kernel", type, ops::builtin_registry()) {}
+
+  std::string name(const char* base) { return std::string(base) + "_" + std::to_string(names++); }
+  template <class T>
+  const T& pick(const std::vector<T>& v) {
+    return v[static_cast<std::size_t>(rng.range(0, static_cast<std::int64_t>(v.size()) - 1))];
+  }
+  Expr let(const char* base, std::string_view op, std::vector<Expr> args, ir::Kwargs kw = {}) {
+    return f.let(name(base), op, std::move(args), std::move(kw));
+  }
+  Expr out_param(const Dims& shape, DataType dt, std::optional<ir::TensorView> v = std::nullopt) {
+    return f.param(name("out"), tensor_t(shape, dt, std::move(v)), ir::ParamDirection::Out);
+  }
+  // Stores `t` (whose shape is `shape`) into a fresh Out tensor, at a random window.
+  void store_fresh(const Expr& t, const Dims& shape, DataType dt) {
+    Dims tshape = shape, off(shape.size(), 0);
+    for (std::size_t k = 0; k < shape.size(); ++k)
+      if (rng.coin(30)) {
+        tshape[k] = shape[k] * 2;
+        off[k] = rng.coin() ? shape[k] : 0;
+      }
+    Expr out = out_param(tshape, dt);
+    results.push_back(let("stored", "tile.store", {t, tup(off), out}));
+  }
+  ir::Program finish(std::vector<ir::Function> extra = {}) {
+    if (results.empty()) results.push_back(f.call("system.task_invalid", {}));
+    f.ret({results.back()});
+    extra.push_back(f.finish());
+    return ir::make_program("Random", std::move(extra));
+  }
+};
+
+// ---- FlattenTileNdTo2D -------------------------------------------------------------------
+
+inline Dims random_page(Rng& r, std::size_t rank, DataType dt) {
+  Dims d(rank);
+  std::int64_t last = dt == DataType::FP16 ? 16 : r.coin() ? 8 : 16;
+  for (std::size_t k = 0; k + 1 < rank; ++k) d[k] = r.range(1, k == 0 && rank > 2 ? 3 : 4);
+  if (rank >= 4) d[0] = 1 + r.range(0, 1);
+  d[rank - 1] = last;
+  return d;
+}
+
+struct FlattenGen : Gen {
+  Dims page;
+  DataType dt = DataType::FP32;
+  Expr x;       // the input tensor
+  Dims xshape;  // its shape
+  bool any_partial = false;
+  std::vector<Expr> pool;  // tiles of shape `page`
+
+  using Gen::Gen;
+
+  Expr load_page(Dims valid) {
+    Dims off(page.size(), 0);
+    for (std::size_t k = 0; k < page.size(); ++k) off[k] = page[k] * rng.range(0, xshape[k] / page[k] - 1);
+    return let("t", "tile.load", {x, tup(off), tup(page), tup(valid)}, mem(MemorySpace::Vec));
+  }
+  Dims random_valid() {
+    Dims v = page;
+    if (!rng.coin(30)) return v;
+    std::size_t k = 0;
+    if (any_partial) {
+      k = static_cast<std::size_t>(rng.range(0, static_cast<std::int64_t>(page.size()) - 1));
+    } else {
+      while (k + 1 < page.size() && page[k] == 1) ++k;  // the first axis that is not 1
+    }
+    v[k] = rng.range(1, page[k]);
+    return v;
+  }
+  Expr some_tile() { return pick(pool); }
+
+  void step(int depth) {
+    int choice = static_cast<int>(rng.range(0, 13));
+    switch (choice) {
+      case 0: case 1: {
+        static const std::vector<std::string> ops = {"tile.add", "tile.sub", "tile.mul", "tile.maximum", "tile.minimum"};
+        pool.push_back(let("e", pick(ops), {some_tile(), some_tile()}));
+        break;
+      }
+      case 2: case 3: {
+        static const std::vector<std::string> ops = {"tile.adds", "tile.subs", "tile.muls", "tile.maximums"};
+        double c = static_cast<double>(rng.range(-8, 8)) / 4.0;
+        pool.push_back(let("s", pick(ops), {some_tile(), ir::make_float(c)}));
+        break;
+      }
+      case 4: {
+        static const std::vector<std::string> ops = {"tile.neg", "tile.abs", "tile.relu", "tile.exp"};
+        pool.push_back(let("u", pick(ops), {some_tile()}));
+        break;
+      }
+      case 5: {
+        if (dt != DataType::FP32) break;
+        auto m = static_cast<std::int64_t>(rng.range(1, 6));
+        Expr h = let("h", "tile.cast", {some_tile()}, {{"target_type", DataType::FP16}, {"mode", m}});
+        pool.push_back(let("w", "tile.cast", {h}, {{"target_type", DataType::FP32}, {"mode", std::int64_t{0}}}));
+        break;
+      }
+      case 6: pool.push_back(load_page(page)); break;
+      case 7: {
+        double c = static_cast<double>(rng.range(-4, 4)) / 2.0;
+        pool.push_back(let("full", "tile.full", {tup(page), ir::make_float(c)}, {{"dtype", dt}}));
+        break;
+      }
+      case 8: {  // create + assemble page by page along axis 0
+        if (page.size() < 3) break;
+        Expr target = let("acc", "tile.create", {tup(page)}, {{"dtype", dt}, {"target_memory", MemorySpace::Vec}});
+        Dims slab = page;
+        slab[0] = 1;
+        for (std::int64_t i = 0; i < page[0]; ++i) {
+          Dims off(page.size(), 0);
+          off[0] = i;
+          Expr s = let("slab", "tile.load", {x, tup(off), tup(slab), tup(slab)}, mem(MemorySpace::Vec));
+          target = let("acc", "tile.assemble", {target, s, tup(off)});
+        }
+        pool.push_back(target);
+        break;
+      }
+      case 9: {  // a row reduction and its broadcast back
+        if (page.size() < 2) break;
+        Expr t = some_tile();
+        Expr tmp = let("tmp", "tile.create", {tup(page)}, {{"dtype", dt}, {"target_memory", MemorySpace::Vec}});
+        static const std::vector<std::string> ops = {"tile.row_sum", "tile.row_max", "tile.row_min"};
+        Expr red = let("red", pick(ops), {t, tmp});
+        static const std::vector<std::string> ex = {"tile.row_expand_mul", "tile.row_expand_sub", "tile.row_expand_add"};
+        pool.push_back(let("rx", pick(ex), {t, red}));
+        break;
+      }
+      case 10: {  // reshape away and back (full valid only)
+        Expr t = load_page(page);
+        Dims other = {count(page) / page.back(), page.back()};
+        if (page.size() >= 2 && page.back() % 2 == 0 && rng.coin()) other = {count(page) / 8, 8};
+        if (rng.coin() && page.size() == 2) other = {1, page[0], page[1]};
+        Expr r = let("r", "tile.reshape", {t, tup(other)});
+        Expr back = let("rb", "tile.reshape", {r, tup(page)});
+        pool.push_back(back);
+        break;
+      }
+      case 11: {  // a last-two-axes transpose, stored on its own
+        if (page.size() < 2) break;
+        Expr t = load_page(page);
+        auto n = static_cast<std::int64_t>(page.size());
+        Expr tt = let("tr", "tile.transpose", {t, ir::make_int(rng.coin() ? n - 2 : -2), ir::make_int(n - 1)});
+        Dims sw = page;
+        std::swap(sw[page.size() - 2], sw[page.size() - 1]);
+        store_fresh(tt, sw, dt);
+        break;
+      }
+      case 12: {  // a loop carrying a tile
+        if (depth > 1) break;
+        Expr init = some_tile(), addend = some_tile();
+        auto trips = rng.range(1, 3);
+        auto out = f.for_range(name("i"), 0, trips, 1, {{name("carry"), init}},
+                               [&](build::Block& b, const Expr&, const std::vector<Expr>& ia) {
+                                 Expr n = b.let(name("n"), "tile.add", {ia[0], addend});
+                                 b.yield_({n});
+                               });
+        pool.push_back(out[0]);
+        break;
+      }
+      case 13: {  // an if with a result
+        Expr a = some_tile(), b = some_tile();
+        Expr cond = build::binary(ir::BinaryOp::Lt, ir::make_int(rng.range(0, 3)), ir::make_int(rng.range(0, 3)));
+        auto out = f.if_(
+            cond, [&](build::Block& blk) { blk.yield_({blk.let(name("then"), "tile.add", {a, b})}); },
+            [&](build::Block& blk) { blk.yield_({blk.let(name("else"), "tile.mul", {a, b})}); }, {name("phi")});
+        pool.push_back(out[0]);
+        break;
+      }
+      default: break;
+    }
+  }
+};
+
+inline ir::Program flatten_elementwise(const Options& o) {
+  FlattenGen g(o.seed);
+  g.any_partial = o.any_partial_valid;
+  auto rank = static_cast<std::size_t>(g.pick(std::vector<std::int64_t>{1, 2, 3, 3, 3, 4, 4, 5}));
+  g.dt = g.rng.coin(20) ? DataType::FP16 : DataType::FP32;
+  g.page = random_page(g.rng, rank, g.dt);
+  g.xshape = g.page;
+  for (auto& d : g.xshape)
+    if (g.rng.coin(40)) d *= 2;
+  g.x = g.f.param("x", tensor_t(g.xshape, g.dt));
+  g.pool.push_back(g.load_page(g.random_valid()));
+  auto steps = g.rng.range(2, 9);
+  for (std::int64_t i = 0; i < steps; ++i) {
+    try {
+      g.step(0);
+    } catch (const ir::Error&) {
+      // The registry refused this combination (its deducer's checks): skip the step; what it
+      // already emitted is dead code, which the passes must handle as well.
+    }
+  }
+  g.store_fresh(g.pool.back(), g.page, g.dt);
+  if (g.rng.coin(30)) g.store_fresh(g.pick(g.pool), g.page, g.dt);
+  return g.finish();
+}
+
+// Batched matmuls: lhs [LB…, M, K] × rhs [RB…, K, N] with broadcast batch dims, optional
+// transpose_view operands (loaded [.., K, M] / [.., N, K]), fused or staged stores, and an
+// accumulating batch_matmul_acc after a first batch_matmul.
+inline ir::Program flatten_batch_matmul(const Options& o) {
+  Gen g(o.seed);
+  Rng& r = g.rng;
+  std::size_t nb = static_cast<std::size_t>(r.range(1, 2));
+  Dims batch(nb);
+  for (auto& b : batch) b = r.range(1, 3);
+  Dims lb = batch, rb = batch;
+  for (std::size_t k = 0; k < nb; ++k) {
+    if (batch[k] > 1 && r.coin(25)) lb[k] = 1;
+    else if (batch[k] > 1 && r.coin(25)) rb[k] = 1;
+  }
+  if (nb == 2 && r.coin(20)) rb.erase(rb.begin());  // a missing leading dim broadcasts too
+  std::int64_t m = 16, kk = r.coin() ? 16 : 32, n = r.coin() ? 16 : 32;
+  bool acc_chain = r.coin(30);
+  if (acc_chain) {  // packable: M, N multiples of 16 and FP32 accumulators (FL-64)
+    lb = rb = batch;
+  }
+  bool lt = r.coin(30), rt = r.coin(30);
+  auto operand = [&](const char* pname, Dims b, std::int64_t rows, std::int64_t cols, bool transposed) {
+    Dims shape = b;
+    shape.push_back(transposed ? cols : rows);
+    shape.push_back(transposed ? rows : cols);
+    Expr t = g.f.param(pname, tensor_t(shape, DataType::FP16));
+    Dims zero(shape.size(), 0);
+    Expr l = g.let(pname, "tile.load", {t, tup(zero), tup(shape), tup(shape)}, mem(MemorySpace::Mat));
+    if (transposed) l = g.let(pname, "tile.transpose_view", {l});
+    return l;
+  };
+  Expr a = operand("lhs", lb, m, kk, lt);
+  Expr b = operand("rhs", rb, kk, n, rt);
+  Expr c = g.let("c", "tile.batch_matmul", {a, b});
+  Dims out = batch;
+  out.push_back(m);
+  out.push_back(n);
+  if (acc_chain) {
+    Expr a2 = operand("lhs2", lb, m, kk, false);
+    Expr b2 = operand("rhs2", rb, kk, n, false);
+    c = g.let("acc", "tile.batch_matmul_acc", {c, a2, b2});
+    g.results.push_back(g.let("stored", "tile.store", {c, tup(Dims(out.size(), 0)), g.out_param(out, DataType::FP32)}));
+    return g.finish();
+  }
+  if (r.coin(40)) {
+    Expr v = g.let("v", "tile.move", {c}, mem(MemorySpace::Vec));
+    c = g.let("e", g.pick(std::vector<std::string>{"tile.exp", "tile.neg", "tile.relu"}), {v});
+  }
+  Dims off(out.size(), 0);
+  Dims tshape = out;
+  if (r.coin(30)) {
+    tshape[0] *= 2;
+    off[0] = out[0];
+  }
+  g.results.push_back(g.let("stored", "tile.store", {c, tup(off), g.out_param(tshape, DataType::FP32)}));
+  return g.finish();
+}
+
+// ---- MaterializeTensorStrides ------------------------------------------------------------
+
+inline ir::Program materialize(const Options& o) {
+  Gen g(o.seed);
+  Rng& r = g.rng;
+  std::vector<ir::Function> extra;
+  DataType dt = r.coin(30) ? DataType::FP16 : DataType::FP32;
+  std::int64_t c0 = dt == DataType::FP16 ? 16 : 8;
+  std::vector<std::pair<Expr, ir::Type>> params;
+  int tensors = static_cast<int>(r.range(1, 3));
+  Expr acc;
+  Dims tile_shape = {16, c0};
+  for (int i = 0; i < tensors; ++i) {
+    int kind = static_cast<int>(r.range(0, 2));
+    Dims shape;
+    ir::TensorView view{};
+    Dims off, win;
+    if (kind == 2) {  // blocked NZ [B, C/c0, R/16, 16, c0]
+      std::int64_t blocks = r.range(1, 2), cb = r.range(1, 2), rb = r.range(1, 2);
+      shape = {blocks, cb, rb, 16, c0};
+      view.layout = ir::TensorLayout::NZ;
+      off = {r.range(0, blocks - 1), r.range(0, cb - 1), r.range(0, rb - 1), 0, 0};
+      win = {1, 1, 1, 16, c0};
+    } else {
+      auto rank = static_cast<std::size_t>(r.range(2, 4));
+      shape.assign(rank, 1);
+      for (std::size_t k = 0; k + 2 < rank; ++k) shape[k] = r.range(1, 2);
+      shape[rank - 2] = 16 * r.range(1, 2);
+      shape[rank - 1] = c0 * r.range(1, 2);
+      view.layout = kind == 0 ? ir::TensorLayout::DN : ir::TensorLayout::ND;
+      off.assign(rank, 0);
+      win.assign(rank, 1);
+      for (std::size_t k = 0; k + 2 < rank; ++k) off[k] = r.range(0, shape[k] - 1);
+      off[rank - 2] = 16 * r.range(0, shape[rank - 2] / 16 - 1);
+      off[rank - 1] = c0 * r.range(0, shape[rank - 1] / c0 - 1);
+      win[rank - 2] = 16;
+      win[rank - 1] = c0;
+    }
+    ir::Type tt = tensor_t(shape, dt, view);
+    Expr p = g.f.param(g.name("x"), tt);
+    params.push_back({p, tt});
+    Expr load = g.f.call("tile.load", {p, tup(off), tup(win), tup(win)}, mem(MemorySpace::Vec));
+    Expr t;
+    if (win.size() == 2) {
+      t = g.f.let(g.name("t"), load);
+    } else {
+      // The load deduces the window's rank; the 2-D tile a flattened kernel has is written
+      // as the Var's and the Call's type, as FlattenTileNdTo2D leaves it (FL-13).
+      auto* call = ir::as<ir::Call>(load);
+      ir::Type flat = ir::make_tile_type(idx(tile_shape), dt, std::nullopt, MemorySpace::Vec);
+      Expr value = ir::make_call(call->callee.op, call->args, call->kwargs, flat);
+      t = ir::make_var(g.name("t"), flat);
+      g.f.append(ir::make_stmt(ir::Assign{t, value}));
+    }
+    acc = acc ? g.let("sum", r.coin() ? "tile.add" : "tile.sub", {acc, t}) : t;
+  }
+  if (r.coin()) acc = g.let("m", "tile.muls", {acc, ir::make_float(0.5)});
+  ir::TensorView ov{};
+  bool dn_out = r.coin(40);
+  if (dn_out) ov.layout = ir::TensorLayout::DN;
+  Dims oshape = {16, c0};
+  Expr out = g.out_param(oshape, dt, dn_out ? std::optional<ir::TensorView>(ov) : std::nullopt);
+  g.results.push_back(g.let("stored", "tile.store", {acc, tup({0, 0}), out}));
+  ir::Program kernel_only = g.finish();
+  // An orchestration caller passing the same tensors.
+  build::FunctionBuilder mainf("main", ir::FunctionType::Orchestration, g.reg);
+  std::vector<Expr> args;
+  ir::Function k = kernel_only->functions.front();
+  for (const auto& p : k->params) args.push_back(mainf.param(std::string(ir::name_hint(p.var)), p.var->type, p.direction));
+  Expr y = mainf.let("y", ir::make_function_call("kernel", args, k->return_types.front()));
+  mainf.ret({y});
+  return ir::make_program("Random", {k, mainf.finish()});
+}
+
+// ---- FoldNoOpReshape ---------------------------------------------------------------------
+
+inline ir::Type with_memref(const ir::Type& t, const Expr& base, std::int64_t offset, std::int64_t bytes) {
+  const auto* tt = ir::as<ir::TileType>(t);
+  Expr mr = ir::make_expr(ir::MemRef{base, ir::make_int(offset, DataType::INT64), static_cast<std::uint64_t>(bytes), false, 1, nullptr},
+                          ir::marker_type(ir::Marker::MemRefType));
+  return ir::make_tile_type(tt->shape, tt->dtype, tt->view, tt->memory, mr);
+}
+
+inline ir::Program fold(const Options& o) {
+  Gen g(o.seed);
+  Rng& r = g.rng;
+  std::int64_t rows = g.pick(std::vector<std::int64_t>{1, 4, 8, 16}), cols = g.pick(std::vector<std::int64_t>{8, 16, 64});
+  std::int64_t bytes = rows * cols * 4;
+  Expr x = g.f.param("x", tensor_t({rows, cols}, DataType::FP32));
+  auto alloc = [&] {
+    return g.let("mem_vec", "tile.alloc", {ir::make_int(static_cast<std::int64_t>(MemorySpace::Vec)), ir::make_int(bytes)});
+  };
+  Expr mem0 = alloc();
+  Expr mem1 = r.coin(30) ? alloc() : mem0;
+  Dims valid = {rows, cols};
+  if (r.coin(30)) valid[1] = r.range(1, cols);
+  Expr loadc = g.f.call("tile.load", {x, tup({0, 0}), tup({rows, cols}), tup(valid)}, mem(MemorySpace::Vec));
+  Expr a = ir::make_var("a", with_memref(loadc->type, mem0, 0, bytes));
+  g.f.append(ir::make_stmt(ir::Assign{a, loadc}));
+  Expr cur = a;
+  Dims cur_shape = {rows, cols};
+  auto steps = r.range(1, 3);
+  for (std::int64_t s = 0; s < steps; ++s) {
+    Dims to = cur_shape;
+    int kind = static_cast<int>(r.range(0, 2));
+    if (kind == 1 && valid[1] == cols) to = {cur_shape[0] * cur_shape[1] / 8, 8};
+    if (kind == 2 && valid[1] == cols) to = {1, cur_shape[0] * cur_shape[1]};
+    Expr call = g.f.call("tile.reshape", {cur, tup(to)});
+    Expr v = ir::make_var(g.name("b"), with_memref(call->type, r.coin(70) ? mem0 : mem1, 0, bytes));
+    g.f.append(ir::make_stmt(ir::Assign{v, call}));
+    if (r.coin(40)) {
+      Expr m = g.f.call("tile.muls", {v, ir::make_float(2.0)});
+      Expr w = ir::make_var(g.name("m"), with_memref(m->type, mem0, 0, bytes));
+      g.f.append(ir::make_stmt(ir::Assign{w, m}));
+      v = w;
+    }
+    cur = v;
+    cur_shape = to;
+  }
+  g.results.push_back(g.let("stored", "tile.store", {cur, tup({0, 0}), g.out_param(cur_shape, DataType::FP32)}));
+  return g.finish();
+}
+
+// ---- CanonicalizeTileSlice ---------------------------------------------------------------
+
+inline ir::Program canonicalize(const Options& o) {
+  Gen g(o.seed);
+  Rng& r = g.rng;
+  DataType dt = r.coin(25) ? DataType::FP16 : DataType::FP32;
+  if (r.coin(35)) {  // Mat slices into matmul operands / extracts
+    std::int64_t m = 16, k = 32, n = 32;
+    Expr lhs = g.f.param("lhs", tensor_t({2 * m, 2 * k}, DataType::FP16));
+    Expr rhs = g.f.param("rhs", tensor_t({2 * k, 2 * n}, DataType::FP16));
+    Expr lm = g.let("lm", "tile.load", {lhs, tup({0, 0}), tup({2 * m, 2 * k}), tup({2 * m, 2 * k})}, mem(MemorySpace::Mat));
+    Expr rm = g.let("rm", "tile.load", {rhs, tup({0, 0}), tup({2 * k, 2 * n}), tup({2 * k, 2 * n})}, mem(MemorySpace::Mat));
+    Expr ls = g.let("ls", "tile.slice", {lm, tup({m, k}), tup({m * r.range(0, 1), 16 * r.range(0, 2)})});
+    Expr rs = g.let("rs", "tile.slice", {rm, tup({k, n}), tup({16 * r.range(0, 2), 16 * r.range(0, 1)})});
+    if (r.coin(30)) ls = g.let("ls2", "tile.slice", {ls, tup({m, 16}), tup({0, 16 * r.range(0, 1)})}), k = 16;
+    Expr left = ls, right = rs;
+    if (k == 16) right = g.let("rs3", "tile.slice", {rs, tup({16, n}), tup({16 * r.range(0, 1), 0})});
+    if (r.coin(40)) left = g.let("le", "tile.extract", {ls, ir::make_int(0), ir::make_int(0), tup({m, k})}, mem(MemorySpace::Left));
+    Expr c = g.let("c", "tile.matmul", {left, right});
+    g.results.push_back(g.let("stored", "tile.store", {c, tup({0, 0}), g.out_param({m, n}, DataType::FP32)}));
+    return g.finish();
+  }
+  std::int64_t rows = g.pick(std::vector<std::int64_t>{4, 8, 16}), cols = g.pick(std::vector<std::int64_t>{16, 32, 64});
+  Expr x = g.f.param("x", tensor_t({rows, cols}, dt));
+  Expr off = g.f.param("off", ir::scalar_type(DataType::INDEX));
+  Expr t = g.let("t", "tile.load", {x, tup({0, 0}), tup({rows, cols}), tup({rows, cols})}, mem(MemorySpace::Vec));
+  auto steps = r.range(1, 4);
+  for (std::int64_t s = 0; s < steps; ++s) {
+    std::int64_t h = g.pick(std::vector<std::int64_t>{1, rows / 2, rows}), w = g.pick(std::vector<std::int64_t>{1, 8, cols / 2, cols});
+    h = std::max<std::int64_t>(h, 1);
+    std::int64_t r0 = r.range(0, rows - h), c0 = r.range(0, cols - w);
+    Expr row = ir::make_int(r0), col = ir::make_int(c0);
+    if (r.coin(20) && h == 1) row = build::binary(ir::BinaryOp::Mul, off, ir::make_int(0));
+    if (r.coin(20) && w <= cols / 2) col = build::binary(ir::BinaryOp::Mul, off, ir::make_int(w));
+    Expr sl = g.f.let(g.name("sl"), g.f.call("tile.slice", {t, tup({h, w}), ir::make_tuple({row, col})}));
+    if (r.coin(25) && h > 1) sl = g.let("sl", "tile.slice", {sl, tup({1, w}), tup({r.range(0, h - 1), 0})}), h = 1;
+    int consumer = static_cast<int>(r.range(0, 5));
+    Expr res;
+    Dims shape = {h, w};
+    switch (consumer) {
+      case 0: res = g.let("m", "tile.muls", {sl, ir::make_float(2.0)}); break;
+      case 1: {
+        Expr gamma = g.let("gamma", "tile.load", {x, tup({0, 0}), tup({1, w}), tup({1, w})}, mem(MemorySpace::Vec));
+        res = g.let("cx", g.pick(std::vector<std::string>{"tile.col_expand_mul", "tile.col_expand_add", "tile.col_expand_sub"}), {sl, gamma});
+        break;
+      }
+      case 2: {
+        std::int64_t eh = std::max<std::int64_t>(1, h / 2), ew = std::max<std::int64_t>(1, w / 2);
+        res = g.let("ex", "tile.extract", {sl, ir::make_int(r.range(0, h - eh)), ir::make_int(r.range(0, w - ew)), tup({eh, ew})}, mem(MemorySpace::Vec));
+        shape = {eh, ew};
+        break;
+      }
+      case 3: res = g.f.let(g.name("alias"), sl); res = g.let("n", "tile.neg", {res}); break;
+      case 4: {
+        auto out = g.f.for_range(g.name("i"), 0, r.range(1, 2), 1, {{g.name("carry"), sl}},
+                                 [&](build::Block& b, const Expr&, const std::vector<Expr>& ia) {
+                                   b.yield_({b.let(g.name("nx"), "tile.adds", {ia[0], ir::make_float(1.0)})});
+                                 });
+        res = out[0];
+        break;
+      }
+      default: res = sl; break;  // stored straight from the slice
+    }
+    g.results.push_back(g.let("stored", "tile.store", {res, tup({0, 0}), g.out_param(shape, dt)}));
+  }
+  return g.finish();
+}
+
+}  // namespace detail
+
+inline ir::Program generate_once(const Options& o) {
+  switch (o.target) {
+    case Target::flatten: {
+      interp::Rng r(o.seed ^ 0xf1a7);
+      return r.coin(30) ? detail::flatten_batch_matmul(o) : detail::flatten_elementwise(o);
+    }
+    case Target::materialize: return detail::materialize(o);
+    case Target::fold: return detail::fold(o);
+    case Target::canonicalize: return detail::canonicalize(o);
+  }
+  return detail::flatten_elementwise(o);
+}
+
+// A draw the registry refuses (a deducer check) is drawn again from a derived seed, so every
+// seed yields a program and the same one everywhere.
+inline ir::Program generate(Options o) {
+  for (int attempt = 0;; ++attempt) {
+    try {
+      return generate_once(o);
+    } catch (const ir::Error&) {
+      if (attempt == 16) throw;
+      o.seed = interp::mix_seed(o.seed, "retry", static_cast<std::uint64_t>(attempt));
+    }
+  }
+}
+
+}  // namespace tilewright::testgen
