@@ -23,9 +23,21 @@ std::string slurp(const fs::path& p) {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
+// Cases investigated and found to differ because upstream's behaviour (which the golden
+// records and the seeds specify) is not meaning-preserving. Each is reported on the board.
+const std::map<std::string, std::string>& known_differences() {
+  static const std::map<std::string, std::string> known = {
+      {"vec_load_dynamic_valid_times_const",
+       "FL-10 merges valid_shape [2, s, 256] of a [2, 16, 256] tile into [2*s, 256]; the valid elements of the "
+       "3-D tile are rows 0..s-1 and 16..16+s-1 of the flattened [32, 256] tile, not rows 0..2s-1, so the "
+       "flattened store writes rows the source never loaded and drops rows 16..16+s-1 (any s < 16)"},
+  };
+  return known;
+}
+
 struct Tally {
   int equivalent = 0;
-  std::vector<std::string> unsupported, unreadable, different;
+  std::vector<std::string> unsupported, unreadable, different, known;
 };
 
 Tally validate_folder(const std::string& folder) {
@@ -57,7 +69,10 @@ Tally validate_folder(const std::string& folder) {
     auto r = interp::check_equivalent(a, b, o);
     switch (r.status) {
       case interp::EquivalenceReport::Status::equivalent: ++t.equivalent; break;
-      case interp::EquivalenceReport::Status::different: t.different.push_back(name + ": " + r.message); break;
+      case interp::EquivalenceReport::Status::different:
+        if (known_differences().count(name)) t.known.push_back(name);
+        else t.different.push_back(name + ": " + r.message);
+        break;
       default: t.unsupported.push_back(name + ": " + r.message); break;
     }
   }
@@ -80,6 +95,8 @@ TEST_CASE("interp golden: every rewrite case's input and expected output are equ
     for (const auto& u : t.unsupported) MESSAGE("  not runnable: " << u);
     for (const auto& u : t.unreadable) MESSAGE("  unreadable: " << u);
     for (const auto& d : t.different) FAIL_CHECK("different: " << d);
+    for (const auto& k : t.known) MESSAGE("  known difference (upstream behaviour): " << k << ": " << known_differences().at(k));
     CHECK(t.equivalent > 0);
+    if (folder == "flatten_tile_nd_to_2d") CHECK(t.known.size() == known_differences().size());
   }
 }

@@ -366,7 +366,10 @@ TEST_CASE("interp driver: --dims lists, and --verify=semantic names the pass tha
   pass::Pipeline good(passes::default_pipeline());
   CHECK_NOTHROW(good.run(parse(add), ctx, pass::VerifyLevel::basic, interp::semantic_instrument(o)));
   pass::Pipeline bad;
-  bad.add(pass::AnyPass{{"Breaker", "breaker"}, [&](const ir::Program&, pass::PassContext&) { return parse(sub); }});
+  pass::PassInfo breaker;
+  breaker.name = "Breaker";
+  breaker.factory = "breaker";
+  bad.add(pass::AnyPass{breaker, [&](const ir::Program&, pass::PassContext&) { return parse(sub); }});
   try {
     bad.run(parse(add), ctx, pass::VerifyLevel::none, interp::semantic_instrument(o));
     FAIL("expected the semantic check to fail");

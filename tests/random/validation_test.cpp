@@ -78,7 +78,8 @@ void run_validation(testgen::Target target) {
   auto first = env_u64("TILEWRIGHT_VALIDATION_SEED", 1);
   auto trials = static_cast<int>(env_u64("TILEWRIGHT_VALIDATION_TRIALS", 2));
   pass::AnyPass p = pass_for(target);
-  std::size_t equivalent = 0, rejected = 0, not_checkable = 0, different = 0;
+  std::size_t equivalent = 0, rejected = 0, not_checkable = 0, different = 0, changed = 0;
+  bool print = env_u64("TILEWRIGHT_VALIDATION_PRINT", 0) != 0;
   auto start = std::chrono::steady_clock::now();
   for (std::uint64_t seed = first; seed < first + programs; ++seed) {
     ir::Program before = testgen::generate({target, seed});
@@ -89,6 +90,8 @@ void run_validation(testgen::Target target) {
       continue;
     }
     Outcome o = validate(before, p, trials, seed);
+    changed += o.after && o.after != before;
+    if (print) MESSAGE("seed " << seed << ":\n" << text::print(before) << "\n--- after ---\n" << (o.after ? text::print(o.after) : o.message));
     switch (o.kind) {
       case Outcome::equivalent: ++equivalent; break;
       case Outcome::rejected: ++rejected; break;
@@ -117,9 +120,11 @@ void run_validation(testgen::Target target) {
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   MESSAGE(p.info.name << ": " << programs << " programs from seed " << first << ": " << equivalent
                       << " validated equivalent, " << rejected << " rejected by the pass, " << not_checkable
-                      << " not checkable, " << different << " different; " << seconds << " s");
+                      << " not checkable, " << different << " different; " << changed << " changed by the pass; "
+                      << seconds << " s");
   // Most programs must be checked, or the generator is not exercising the pass.
   CHECK(equivalent * 10 >= programs * 7);
+  CHECK(changed * 2 >= programs);
 }
 
 }  // namespace
