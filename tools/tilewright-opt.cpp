@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "opt/options.hpp"
+#include "tilewright/interp/driver.hpp"
 #include "tilewright/ir/structural_equal.hpp"
 #include "tilewright/pass/pipeline.hpp"
 #include "tilewright/passes/registry.hpp"
@@ -62,6 +63,73 @@ pass::PassContext make_context(const Options& o) {
   return ctx;
 }
 
+interp::EquivalenceOptions equivalence_options(const Options& o) {
+  interp::EquivalenceOptions e;
+  e.seed = o.seed;
+  e.trials = o.trials;
+  e.dims = o.dims;
+  return e;
+}
+
+// A run the interpreter stopped, as a diagnostic pointing into the source.
+ir::Error run_error(const interp::RunError& e) {
+  ir::Diagnostic d;
+  d.origin = "interp";
+  d.message = e.what();
+  d.span = e.span();
+  return ir::Error(std::move(d));
+}
+
+// --expect-equivalent: FILE is the reference, the result the candidate.
+int compare_semantics(const Options& o, const ir::Program& result, const std::string& file_name) {
+  std::string source;
+  if (!read_file(o.expect_equivalent, source)) {
+    std::cerr << "tilewright-opt: error: cannot read '" << o.expect_equivalent << "'\n";
+    return 1;
+  }
+  ir::Program reference = text::parse_program(source, o.expect_equivalent);
+  interp::EquivalenceReport r = interp::check_equivalent(reference, result, equivalence_options(o));
+  if (r.ok()) {
+    std::cerr << file_name << ": equivalent to " << o.expect_equivalent << " on " << r.trials_run << " input sets ("
+              << r.functions.size() << " function(s))\n";
+    return 0;
+  }
+  std::cerr << file_name << ": error: "
+            << (r.status == interp::EquivalenceReport::Status::different ? "result is not equivalent to "
+                                                                         : "cannot compare with ")
+            << o.expect_equivalent << ": " << r.message << "\n";
+  return 1;
+}
+
+// --run: the entry function on random or given inputs.
+int run_entry(const Options& o, const ir::Program& program) {
+  std::string entry = o.entry;
+  if (entry.empty()) {
+    std::vector<std::string> orchestration;
+    for (const auto& f : program->functions)
+      if (f->type == ir::FunctionType::Orchestration) orchestration.push_back(f->name);
+    if (orchestration.size() == 1) entry = orchestration.front();
+    else if (program->functions.size() == 1) entry = program->functions.front()->name;
+    else opt::usage_error("--run: the program has several functions; name one with --entry=NAME");
+  }
+  try {
+    interp::RunResult r = interp::run_entry(program, entry, o.inputs, o.outputs, o.seed, o.dims);
+    for (const auto& n : r.notes) {
+      ir::Diagnostic d;
+      d.severity = ir::Severity::warning;
+      d.origin = "interp";
+      d.message = n.message;
+      d.span = n.span;
+      std::cerr << ir::render(d);
+    }
+    if (r.note_count > r.notes.size()) std::cerr << "(" << r.note_count - r.notes.size() << " more warnings)\n";
+    std::cout << r.summary;
+  } catch (const interp::RunError& e) {
+    throw run_error(e);
+  }
+  return 0;
+}
+
 pass::Instruments make_instruments(const Options& o) {
   pass::Instruments instruments;
   if (o.print_after_all)
@@ -69,6 +137,7 @@ pass::Instruments make_instruments(const Options& o) {
       std::cerr << "// ----- after " << info.name << " -----\n" << text::print(p) << "\n";
     };
   if (o.verify == pass::VerifyLevel::roundtrip) instruments = text::roundtrip_instrument(instruments);
+  if (o.verify_semantic) instruments = interp::semantic_instrument(equivalence_options(o), instruments);
   return instruments;
 }
 
@@ -131,6 +200,8 @@ int run(const Options& o) {
     ir::Program result = pipeline.run(program, ctx, o.verify, make_instruments(o), o.time_passes ? &timings : nullptr);
     report(o, ctx, timings);
     if (!o.expect.empty()) return compare_with_expected(o, result, file_name);
+    if (!o.expect_equivalent.empty()) return compare_semantics(o, result, file_name);
+    if (o.run) return run_entry(o, result);
     return emit(o, result);
   } catch (const ir::Error& e) {
     std::cerr << ir::render(e.diagnostic(), e.diagnostic().span.file_name() == file_name ? std::string_view(source)

@@ -378,3 +378,40 @@ TEST_CASE("interp driver: --dims lists, and --verify=semantic names the pass tha
     CHECK(e.diagnostic().message.find("out_0") != std::string::npos);
   }
 }
+
+#include <filesystem>
+#include <fstream>
+
+TEST_CASE("interp driver: --run reads .npy inputs through the parameter's view, writes outputs, names shape mismatches") {
+  auto p = parse(program(kIncore + R"(    def kernel(x: pl.Tensor[[4, 8], pl.FP32, pl.TensorView(stride=[], layout=pl.TensorLayout.DN)], out_0: pl.Out[pl.Tensor[[4, 8], pl.FP32]]) -> pl.Tensor[[4, 8], pl.FP32]:
+        t: pl.Tile[[4, 8], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [4, 8], [4, 8], target_memory=pl.Mem.Vec)
+        u: pl.Tile[[4, 8], pl.FP32, pl.Mem.Vec] = pl.tile.muls(t, 3.0)
+        out_1: pl.Tensor[[4, 8], pl.FP32] = pl.tile.store(u, [0, 0], out_0)
+        return out_1
+)"));
+  namespace fs = std::filesystem;
+  fs::path dir = fs::temp_directory_path() / "tilewright-interp-run-test";
+  fs::remove_all(dir);
+  fs::create_directories(dir / "in");
+  interp::NpyArray x;
+  x.shape = {4, 8};
+  for (int i = 0; i < 32; ++i) x.data.push_back(i);  // logical (r, c) = 8r + c
+  std::ofstream(dir / "in" / "x.npy", std::ios::binary) << interp::npy_encode(x);
+  auto r = interp::run_entry(p, "kernel", (dir / "in").string(), (dir / "out").string(), 1, {});
+  CHECK(r.summary.find("out_0: [4, 8] FP32") != std::string::npos);
+  std::ifstream in(dir / "out" / "out_0.npy", std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), {});
+  auto out = interp::npy_decode(bytes, "out_0.npy");
+  REQUIRE(out.data.size() == 32);
+  for (int i = 0; i < 32; ++i) CHECK(out.data[static_cast<std::size_t>(i)] == 3.0 * i);
+  x.shape = {8, 4};
+  std::ofstream(dir / "in" / "x.npy", std::ios::binary | std::ios::trunc) << interp::npy_encode(x);
+  try {
+    (void)interp::run_entry(p, "kernel", (dir / "in").string(), "", 1, {});
+    FAIL("expected a shape mismatch");
+  } catch (const interp::RunError& e) {
+    CHECK(std::string(e.what()).find("shape [8, 4] does not match parameter 'x' of shape [4, 8]") != std::string::npos);
+    CHECK(e.span().line == 7);
+  }
+  fs::remove_all(dir);
+}

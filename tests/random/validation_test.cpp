@@ -5,7 +5,9 @@
 //
 // TILEWRIGHT_VALIDATION_PROGRAMS (default 500) sets the number of programs per pass,
 // TILEWRIGHT_VALIDATION_SEED (default 1) the first seed, TILEWRIGHT_VALIDATION_TRIALS
-// (default 2) the input sets per program.
+// (default 2) the input sets per program, TILEWRIGHT_VALIDATION_ANY_VALID=1 also partial
+// valid extents that are not a leading-ones prefix, TILEWRIGHT_VALIDATION_PRINT=1 prints
+// every program before and after.
 #include <doctest/doctest.h>
 
 #include <chrono>
@@ -80,9 +82,11 @@ void run_validation(testgen::Target target) {
   pass::AnyPass p = pass_for(target);
   std::size_t equivalent = 0, rejected = 0, not_checkable = 0, different = 0, changed = 0;
   bool print = env_u64("TILEWRIGHT_VALIDATION_PRINT", 0) != 0;
+  // Exploration: partial valid extents anywhere (FL-10's known limit, see the board).
+  bool any_valid = env_u64("TILEWRIGHT_VALIDATION_ANY_VALID", 0) != 0;
   auto start = std::chrono::steady_clock::now();
   for (std::uint64_t seed = first; seed < first + programs; ++seed) {
-    ir::Program before = testgen::generate({target, seed});
+    ir::Program before = testgen::generate({target, seed, any_valid});
     if (auto problems = pass::verify(p.info.required, before); !problems.empty()) {
       FAIL_CHECK("generator: seed " << seed << " does not provide what " << p.info.name
                                     << " requires: " << problems.front().message << "\n"

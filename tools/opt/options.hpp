@@ -10,6 +10,10 @@
 //   3. the code in tilewright-opt.cpp that reads the field.
 // Rows are listed in the order --help shows them.
 #include <algorithm>
+#include <charconv>
+#include <cstdint>
+#include <functional>
+#include <map>
 #include <cstddef>
 #include <optional>
 #include <span>
@@ -37,6 +41,16 @@ struct Options {
   bool help = false;
   bool version = false;
   bool list_passes = false;
+  // The reference interpreter (docs/interpreter.md).
+  bool verify_semantic = false;
+  std::string expect_equivalent;
+  int trials = 16;
+  std::uint64_t seed = 1;
+  std::map<std::string, std::int64_t, std::less<>> dims;
+  bool run = false;
+  std::string entry;
+  std::string inputs;
+  std::string outputs;
 };
 
 // A bad command line: printed as `tilewright-opt: error: …`, exit status 2.
@@ -82,15 +96,54 @@ inline constexpr OptionSpec option_table[] = {
        o.backend = std::string(v);
      }},
     {"--verify", "LEVEL",
-     "none, basic (default: verify produced properties after each\npass) or roundtrip (also print -> parse -> compare)",
+     "none, basic (default: verify produced properties after each\npass), roundtrip (also print -> parse -> compare) or\nsemantic (basic, and run each pass's input and result on\nrandom inputs with the interpreter; name the pass that\nchanged the meaning)",
      [](Options& o, std::string_view v) {
        if (v == "none") o.verify = pass::VerifyLevel::none;
        else if (v == "basic") o.verify = pass::VerifyLevel::basic;
        else if (v == "roundtrip") o.verify = pass::VerifyLevel::roundtrip;
-       else usage_error("unknown verification level '" + std::string(v) + "' (expected none, basic or roundtrip)");
+       else if (v == "semantic") o.verify = pass::VerifyLevel::basic, o.verify_semantic = true;
+       else usage_error("unknown verification level '" + std::string(v) + "' (expected none, basic, roundtrip or semantic)");
      }},
     {"--expect", "FILE", "compare the result with FILE structurally; exit 1 on a difference",
      [](Options& o, std::string_view v) { o.expect = std::string(v); }},
+    {"--expect-equivalent", "FILE",
+     "run every function FILE and the result both define on --trials\nrandom input sets; exit 1 on the first difference",
+     [](Options& o, std::string_view v) { o.expect_equivalent = std::string(v); }},
+    {"--trials", "N", "input sets per function (default 16)",
+     [](Options& o, std::string_view v) {
+       int n = 0;
+       auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+       if (ec != std::errc() || end != v.data() + v.size() || n < 1) usage_error("--trials needs a positive count, got '" + std::string(v) + "'");
+       o.trials = n;
+     }},
+    {"--seed", "S", "seed of the random inputs (default 1)",
+     [](Options& o, std::string_view v) {
+       std::uint64_t n = 0;
+       auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+       if (ec != std::errc() || end != v.data() + v.size()) usage_error("--seed needs a number, got '" + std::string(v) + "'");
+       o.seed = n;
+     }},
+    {"--dims", "S=37,B=2", "fix dynamic dimensions instead of drawing them",
+     [](Options& o, std::string_view v) {
+       for (const auto& item : split_commas(v)) {
+         auto eq = item.find('=');
+         std::int64_t n = -1;
+         if (eq != std::string::npos && eq > 0) {
+           auto parsed = std::from_chars(item.data() + eq + 1, item.data() + item.size(), n);
+           if (parsed.ec != std::errc() || parsed.ptr != item.data() + item.size()) n = -1;
+         }
+         if (n < 0) usage_error("--dims expects NAME=VALUE pairs with non-negative values, got '" + item + "'");
+         o.dims[item.substr(0, eq)] = n;
+       }
+     }},
+    {"--run", "", "execute the entry function (after the passes) and summarise\nits outputs instead of printing the program",
+     [](Options& o, std::string_view) { o.run = true; }},
+    {"--entry", "NAME", "--run: the function to execute (default: the one\norchestration function, or the only function)",
+     [](Options& o, std::string_view v) { o.entry = std::string(v); }},
+    {"--inputs", "DIR", "--run: read parameter NAME from DIR/NAME.npy when present\n(else random; Out parameters start undefined)",
+     [](Options& o, std::string_view v) { o.inputs = std::string(v); }},
+    {"--outputs", "DIR", "--run: write Out/InOut parameters and returned values to\nDIR/NAME.npy",
+     [](Options& o, std::string_view v) { o.outputs = std::string(v); }},
     {"--print-after-all", "", "print the program after every pass (to stderr)",
      [](Options& o, std::string_view) { o.print_after_all = true; }},
     {"--time-passes", "", "report the time each pass took (to stderr)",
