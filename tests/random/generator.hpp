@@ -9,7 +9,7 @@
 // each one prints, parses back to itself and verifies the properties its pass requires.
 //
 // Shapes per target:
-// * flatten: rank 1…5 Vec tiles loaded from windows of ND tensors (partial valid extents
+// * flatten: a chunked loop over a dynamic dimension with pl.min tails; or rank 1…5 Vec tiles loaded from windows of ND tensors (partial valid extents
 //   along a leading-ones prefix), element-wise / scalar / unary chains, casts, row
 //   reductions with row_expand, reshapes (rank > 2 results too), last-two-axes transposes,
 //   create + page-by-page assemble, for loops with tile iter_args, ifs with results,
@@ -340,6 +340,36 @@ inline ir::Program flatten_batch_matmul(const Options& o) {
   return g.finish();
 }
 
+// The chunked loop over a dynamic dimension (seed 000, issue #1578): a static [1, CHUNK, C]
+// page per trip whose valid rows are the tail pl.min(CHUNK, S - c), stored back at c.
+inline ir::Program flatten_dynamic_chunks(const Options& o) {
+  Gen g(o.seed);
+  Rng& r = g.rng;
+  Expr S = ir::make_var("S", ir::scalar_type(DataType::INDEX));
+  std::int64_t chunk = g.pick(std::vector<std::int64_t>{2, 4, 8}), cols = g.pick(std::vector<std::int64_t>{8, 16});
+  std::int64_t lead = r.range(1, 2);
+  std::vector<Expr> shape = {ir::make_int(lead), S, ir::make_int(cols)};
+  Expr x = g.f.param("x", ir::make_tensor_type(shape, DataType::FP32));
+  Expr out = g.f.param("out", ir::make_tensor_type(shape, DataType::FP32), ir::ParamDirection::Out);
+  std::int64_t b = r.range(0, lead - 1);
+  double k = static_cast<double>(r.range(-4, 4)) / 2.0;
+  bool twice = r.coin();
+  auto results = g.f.for_range("c", 0, S, chunk, {{"o", out}},
+                               [&](build::Block& blk, const Expr& c, const std::vector<Expr>& ia) {
+                                 Expr tail = blk.let("valid", build::binary(ir::BinaryOp::Min, ir::make_int(chunk),
+                                                                            build::binary(ir::BinaryOp::Sub, S, c)));
+                                 Expr off = ir::make_tuple({ir::make_int(b), c, ir::make_int(0)});
+                                 Expr t = blk.let("t", "tile.load",
+                                                  {x, off, tup({1, chunk, cols}), ir::make_tuple({ir::make_int(1), tail, ir::make_int(cols)})},
+                                                  mem(MemorySpace::Vec));
+                                 Expr u = blk.let("u", "tile.muls", {t, ir::make_float(k)});
+                                 if (twice) u = blk.let("v", "tile.add", {u, t});
+                                 blk.yield_({blk.let("stored", "tile.store", {u, off, ia[0]})});
+                               });
+  g.results.push_back(results[0]);
+  return g.finish();
+}
+
 // ---- MaterializeTensorStrides ------------------------------------------------------------
 
 inline ir::Program materialize(const Options& o) {
@@ -499,7 +529,7 @@ inline ir::Program canonicalize(const Options& o) {
     if (r.coin(20) && w <= cols / 2) col = build::binary(ir::BinaryOp::Mul, off, ir::make_int(w));
     Expr sl = g.f.let(g.name("sl"), g.f.call("tile.slice", {t, tup({h, w}), ir::make_tuple({row, col})}));
     if (r.coin(25) && h > 1) sl = g.let("sl", "tile.slice", {sl, tup({1, w}), tup({r.range(0, h - 1), 0})}), h = 1;
-    int consumer = static_cast<int>(r.range(0, 5));
+    int consumer = static_cast<int>(r.range(0, 6));
     Expr res;
     Dims shape = {h, w};
     switch (consumer) {
@@ -524,6 +554,17 @@ inline ir::Program canonicalize(const Options& o) {
         res = out[0];
         break;
       }
+      case 5: {  // a loop that yields a (possibly unaligned) slice of the source
+        std::int64_t r1 = r.range(0, rows - h), c1 = r.range(0, cols - w);
+        auto out = g.f.for_range(g.name("i"), 0, r.range(1, 2), 1, {{g.name("carry"), sl}},
+                                 [&](build::Block& b, const Expr&, const std::vector<Expr>& ia) {
+                                   Expr m = b.let(g.name("mx"), "tile.maximum", {ia[0], sl});
+                                   (void)m;
+                                   b.yield_({b.let(g.name("ys"), "tile.slice", {t, tup({h, w}), tup({r1, c1})})});
+                                 });
+        res = g.let("after", "tile.muls", {out[0], ir::make_float(0.5)});
+        break;
+      }
       default: res = sl; break;  // stored straight from the slice
     }
     g.results.push_back(g.let("stored", "tile.store", {res, tup({0, 0}), g.out_param(shape, dt)}));
@@ -537,7 +578,10 @@ inline ir::Program generate_once(const Options& o) {
   switch (o.target) {
     case Target::flatten: {
       interp::Rng r(o.seed ^ 0xf1a7);
-      return r.coin(30) ? detail::flatten_batch_matmul(o) : detail::flatten_elementwise(o);
+      auto flavour = r.range(0, 9);
+      return flavour < 3 ? detail::flatten_batch_matmul(o)
+             : flavour < 4 ? detail::flatten_dynamic_chunks(o)
+                           : detail::flatten_elementwise(o);
     }
     case Target::materialize: return detail::materialize(o);
     case Target::fold: return detail::fold(o);

@@ -43,6 +43,7 @@ struct Outcome {
   enum Kind { equivalent, rejected, different, not_checkable } kind = equivalent;
   std::string message;
   ir::Program after;
+  std::size_t compared = 0;  // reference elements compared
 };
 
 Outcome validate(const ir::Program& before, const pass::AnyPass& p, int trials, std::uint64_t seed) {
@@ -65,6 +66,7 @@ Outcome validate(const ir::Program& before, const pass::AnyPass& p, int trials, 
   eo.seed = seed;
   eo.max_dim = 16;
   auto r = interp::check_equivalent(before, o.after, eo);
+  o.compared = r.elements_compared;
   if (r.status == interp::EquivalenceReport::Status::different) {
     o.kind = Outcome::different;
     o.message = r.message;
@@ -80,7 +82,7 @@ void run_validation(testgen::Target target) {
   auto first = env_u64("TILEWRIGHT_VALIDATION_SEED", 1);
   auto trials = static_cast<int>(env_u64("TILEWRIGHT_VALIDATION_TRIALS", 2));
   pass::AnyPass p = pass_for(target);
-  std::size_t equivalent = 0, rejected = 0, not_checkable = 0, different = 0, changed = 0;
+  std::size_t equivalent = 0, rejected = 0, not_checkable = 0, different = 0, changed = 0, vacuous = 0;
   bool print = env_u64("TILEWRIGHT_VALIDATION_PRINT", 0) != 0;
   // Exploration: partial valid extents anywhere (FL-10's known limit, see the board).
   bool any_valid = env_u64("TILEWRIGHT_VALIDATION_ANY_VALID", 0) != 0;
@@ -97,7 +99,10 @@ void run_validation(testgen::Target target) {
     changed += o.after && o.after != before;
     if (print) MESSAGE("seed " << seed << ":\n" << text::print(before) << "\n--- after ---\n" << (o.after ? text::print(o.after) : o.message));
     switch (o.kind) {
-      case Outcome::equivalent: ++equivalent; break;
+      case Outcome::equivalent:
+        ++equivalent;
+        vacuous += o.compared == 0;
+        break;
       case Outcome::rejected: ++rejected; break;
       case Outcome::not_checkable:
         ++not_checkable;
@@ -125,10 +130,12 @@ void run_validation(testgen::Target target) {
   MESSAGE(p.info.name << ": " << programs << " programs from seed " << first << ": " << equivalent
                       << " validated equivalent, " << rejected << " rejected by the pass, " << not_checkable
                       << " not checkable, " << different << " different; " << changed << " changed by the pass; "
+                      << vacuous << " with no defined output to compare; "
                       << seconds << " s");
   // Most programs must be checked, or the generator is not exercising the pass.
   CHECK(equivalent * 10 >= programs * 7);
   CHECK(changed * 2 >= programs);
+  CHECK(vacuous * 20 <= programs);
 }
 
 }  // namespace

@@ -79,6 +79,7 @@ struct EquivalenceReport {
   int trials_skipped = 0;          // trials whose inputs the reference could not run with
   std::vector<std::string> functions;  // compared
   std::size_t notes = 0;           // undefined elements stored into valid regions (reference)
+  std::size_t elements_compared = 0;  // defined reference elements checked (0: a vacuous check)
   [[nodiscard]] bool ok() const noexcept { return status == Status::equivalent; }
 };
 
@@ -264,6 +265,7 @@ inline EquivalenceReport check_function(const ir::Program& reference, const ir::
         const Buffer& b = *cand_bufs[i];
         for (std::size_t k = 0; k < a.data.size(); ++k) {
           if (!a.defined[k]) continue;
+          ++rep.elements_compared;
           if (!b.defined[k] || !same_element(a.data[k], b.data[k]))
             return diff("buffer of parameter '" + a.name + "'", "offset " + std::to_string(k), element_text(a, k),
                         element_text(b, k));
@@ -324,6 +326,7 @@ inline EquivalenceReport check_equivalent(const ir::Program& reference, const ir
     total.trials_run += r.trials_run;
     total.trials_skipped += r.trials_skipped;
     total.notes += r.notes;
+    total.elements_compared += r.elements_compared;
     if (!r.ok()) {
       r.functions = total.functions;
       r.trials_run = total.trials_run;

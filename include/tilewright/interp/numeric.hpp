@@ -134,6 +134,9 @@ inline double wrap_integer(double v, DataType t) noexcept {
 
 // The value an arithmetic result takes once stored into an element of dtype `t`.
 inline double store_rounded(double v, DataType t) noexcept {
+  // FP32 round-to-nearest-even is the hardware conversion to float (within float's range).
+  if (t == DataType::FP32 && std::fabs(v) <= static_cast<double>(std::numeric_limits<float>::max()))
+    return static_cast<double>(static_cast<float>(v));
   if (auto f = float_format(t)) return round_to_format(v, *f);
   if (t == DataType::BOOL) return v != 0.0 ? 1.0 : 0.0;
   if (ir::is_integer(t)) return wrap_integer(v, t);

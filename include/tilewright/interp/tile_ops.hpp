@@ -105,6 +105,13 @@ Value map2(OpCall& c, const Tile& a, const Tile& b, F f) {
   check_broadcast(c, a, out->shape);
   check_broadcast(c, b, out->shape);
   Broadcast ba(a.shape, out->shape), bb(b.shape, out->shape);
+  if (ba.identity && b.size() == 1) {  // a tile and a scalar
+    for (std::size_t i = 0; i < out->size(); ++i) {
+      out->defined[i] = a.defined[i] & b.defined[0];
+      if (out->defined[i]) out->data[i] = f(a.data[i], b.data[0]);
+    }
+    return finish(std::move(out));
+  }
   if (ba.identity && bb.identity) {
     for (std::size_t i = 0; i < out->size(); ++i) {
       out->defined[i] = a.defined[i] & b.defined[i];
