@@ -147,8 +147,8 @@ TEST_CASE("generator: deterministic; every program prints, parses back to itself
     for (std::uint64_t seed = 1; seed <= 60; ++seed) {
       CAPTURE(testgen::target_name(t));
       CAPTURE(seed);
-      ir::Program a = testgen::generate({t, seed});
-      ir::Program b = testgen::generate({t, seed});
+      ir::Program a = testgen::generate({t, seed, false});
+      ir::Program b = testgen::generate({t, seed, false});
       CHECK(text::print(a) == text::print(b));
       auto problem = text::roundtrip_problem(a);
       CHECK_MESSAGE(!problem, (problem ? *problem : std::string()) << "\n" << text::print(a));
