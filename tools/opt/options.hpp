@@ -34,10 +34,18 @@ struct Options {
   std::string backend = "none";
   pass::VerifyLevel verify = pass::VerifyLevel::basic;
   std::string expect;
-  bool print_after_all = false;
+  bool split_input_file = false;
+  bool verify_diagnostics = false;
+  std::vector<std::string> print_ir_before;  // pass names, as given
+  std::vector<std::string> print_ir_after;
+  bool print_ir_before_all = false;
+  bool print_ir_after_all = false;
+  bool print_ir_after_change = false;
   bool time_passes = false;
+  std::string time_passes_json;
   bool stats = false;
-  std::string output;
+  std::string stats_json;
+  std::string output;  // empty or "-": stdout
   bool help = false;
   bool version = false;
   bool list_passes = false;
@@ -104,7 +112,8 @@ inline constexpr OptionSpec option_table[] = {
        else if (v == "semantic") o.verify = pass::VerifyLevel::basic, o.verify_semantic = true;
        else usage_error("unknown verification level '" + std::string(v) + "' (expected none, basic, roundtrip or semantic)");
      }},
-    {"--expect", "FILE", "compare the result with FILE structurally; exit 1 on a difference",
+    {"--expect", "FILE",
+     "compare the result with FILE structurally; exit 1 on a difference,\nshowing the differing statement of each side",
      [](Options& o, std::string_view v) { o.expect = std::string(v); }},
     {"--expect-equivalent", "FILE",
      "run every function FILE and the result both define on --trials\nrandom input sets; exit 1 on the first difference",
@@ -144,14 +153,39 @@ inline constexpr OptionSpec option_table[] = {
      [](Options& o, std::string_view v) { o.inputs = std::string(v); }},
     {"--outputs", "DIR", "--run: write Out/InOut parameters and returned values to\nDIR/NAME.npy",
      [](Options& o, std::string_view v) { o.outputs = std::string(v); }},
-    {"--print-after-all", "", "print the program after every pass (to stderr)",
-     [](Options& o, std::string_view) { o.print_after_all = true; }},
-    {"--time-passes", "", "report the time each pass took (to stderr)",
+    {"--split-input-file", "",
+     "treat each part of the input between lines `# -----` as its own\nprogram; outputs are joined by the same line",
+     [](Options& o, std::string_view) { o.split_input_file = true; }},
+    {"--verify-diagnostics", "",
+     "check the diagnostics against `# expected-error {{...}}` comments\n(also expected-warning/-note, @+N, @-N, @above, @below, @unknown)",
+     [](Options& o, std::string_view) { o.verify_diagnostics = true; }},
+    {"--print-ir-before", "PASS,...", "print the program before these passes (to stderr)",
+     [](Options& o, std::string_view v) {
+       for (auto& p : split_commas(v)) o.print_ir_before.push_back(std::move(p));
+     }},
+    {"--print-ir-after", "PASS,...", "print the program after these passes (to stderr)",
+     [](Options& o, std::string_view v) {
+       for (auto& p : split_commas(v)) o.print_ir_after.push_back(std::move(p));
+     }},
+    {"--print-ir-before-all", "", "print the program before every pass (to stderr)",
+     [](Options& o, std::string_view) { o.print_ir_before_all = true; }},
+    {"--print-ir-after-all", "", "print the program after every pass (to stderr)",
+     [](Options& o, std::string_view) { o.print_ir_after_all = true; }},
+    {"--print-ir-after-change", "", "print the program after every pass that changed it (to stderr)",
+     [](Options& o, std::string_view) { o.print_ir_after_change = true; }},
+    {"--print-after-all", "", "the same as --print-ir-after-all",
+     [](Options& o, std::string_view) { o.print_ir_after_all = true; }},
+    {"--time-passes", "", "report the wall time of parsing, each pass, verification and\nprinting (to stderr)",
      [](Options& o, std::string_view) { o.time_passes = true; }},
-    {"--stats", "", "report pass statistics (to stderr)", [](Options& o, std::string_view) { o.stats = true; }},
-    {"--list-passes", "", "list the available passes and exit",
+    {"--time-passes-json", "FILE", "write the same times to FILE as JSON",
+     [](Options& o, std::string_view v) { o.time_passes_json = std::string(v); }},
+    {"--stats", "", "report what the passes did: statements rewritten per rule,\nfunctions changed (to stderr)",
+     [](Options& o, std::string_view) { o.stats = true; }},
+    {"--stats-json", "FILE", "write every counter, zeros included, to FILE as JSON",
+     [](Options& o, std::string_view v) { o.stats_json = std::string(v); }},
+    {"--list-passes", "", "list the passes, what each does and what `default` runs, and exit",
      [](Options& o, std::string_view) { o.list_passes = true; }},
-    {"-o", "FILE", "write the result to FILE instead of stdout",
+    {"-o", "FILE", "write the result to FILE (`-`: stdout, the default)",
      [](Options& o, std::string_view v) { o.output = std::string(v); }},
     {"--help", "", "show this help and exit", [](Options& o, std::string_view) { o.help = true; }},
     {"--version", "", "show the version and exit", [](Options& o, std::string_view) { o.version = true; }},

@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "tilewright/ir/detail/reflect.hpp"
@@ -25,6 +26,9 @@ class StructuralEqual {
   // The first difference found, as a path and a reason, e.g.
   // "function k / body / stmt 3 / value / args 1: ConstInt 4 vs 5".
   [[nodiscard]] const std::string& first_difference() const noexcept { return difference_; }
+  // Where that difference is: the spans of the innermost statements (for a signature, the
+  // functions) being compared when it was found, left and right; unknown when there are none.
+  [[nodiscard]] const std::pair<Span, Span>& first_difference_location() const noexcept { return where_; }
 
   bool operator()(const Program& a, const Program& b) { return eq(a, b); }
   bool operator()(const Function& a, const Function& b) { return eq(a, b); }
@@ -36,13 +40,27 @@ class StructuralEqual {
   std::unordered_map<const ExprNode*, const ExprNode*> left_to_right_, right_to_left_;
   std::vector<std::string> path_;
   std::string difference_;
+  std::vector<std::pair<const Span*, const Span*>> located_;  // statements/functions being compared
+  std::pair<Span, Span> where_;
 
   bool fail(const std::string& why) {
     if (difference_.empty()) {
       for (const auto& p : path_) difference_ += p + " / ";
       difference_ += why;
+      for (auto it = located_.rbegin(); it != located_.rend(); ++it)
+        if (it->first->known() || it->second->known()) {
+          where_ = {*it->first, *it->second};
+          break;
+        }
     }
     return false;
+  }
+  template <class F>
+  bool located(const Span& a, const Span& b, F&& f) {
+    located_.emplace_back(&a, &b);
+    bool ok = f();
+    located_.pop_back();
+    return ok;
   }
   template <class F>
   bool at(std::string segment, F&& f) {
@@ -179,7 +197,9 @@ class StructuralEqual {
         right_to_left_.emplace(y.loop_var.get(), x->loop_var.get());
       }
     }
-    return dispatch(a->v, [&](const auto& x) { return eq(x, std::get<std::decay_t<decltype(x)>>(b->v)); });
+    return located(a->span, b->span, [&] {
+      return dispatch(a->v, [&](const auto& x) { return eq(x, std::get<std::decay_t<decltype(x)>>(b->v)); });
+    });
   }
   // Function names are labels, like Var names; the body, signature and kind are compared.
   bool eq(const FunctionNode& a, const FunctionNode& b) {
@@ -191,7 +211,7 @@ class StructuralEqual {
   }
   bool eq(const Function& a, const Function& b) {
     if (a == b) return true;
-    return at("function " + a->name, [&] { return eq(*a, *b); });
+    return at("function " + a->name, [&] { return located(a->span, b->span, [&] { return eq(*a, *b); }); });
   }
   bool eq(const Program& a, const Program& b) {
     if (a == b) return true;

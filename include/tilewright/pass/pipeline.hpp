@@ -26,9 +26,11 @@ AnyPass erase(P pass) {
   return AnyPass{P::info, [pass = std::move(pass)](const ir::Program& p, PassContext& ctx) { return pass(p, ctx); }};
 }
 
+// Wall time of one pass, and of the verification of the properties it produced.
 struct PassTiming {
   std::string_view pass;
   double milliseconds;
+  double verify_milliseconds;
 };
 
 // Hooks around every pass: IR dumps, timing, extra checks (the text round trip lives in
@@ -66,11 +68,10 @@ class Pipeline {
                   const Instruments& instruments = {}, std::vector<PassTiming>* timings = nullptr) const {
     for (const auto& p : passes_) {
       if (instruments.before) instruments.before(p.info, program);
+      using ms = std::chrono::duration<double, std::milli>;
       auto start = std::chrono::steady_clock::now();
       ir::Program next = p.run(program, ctx);
       auto stop = std::chrono::steady_clock::now();
-      if (timings)
-        timings->push_back({p.info.name, std::chrono::duration<double, std::milli>(stop - start).count()});
       if (level != VerifyLevel::none) {
         ir::Diagnostics problems = verify(p.info.produced, next);
         if (!problems.empty()) {
@@ -79,6 +80,8 @@ class Pipeline {
           throw ir::Error(std::move(d));
         }
       }
+      if (timings)
+        timings->push_back({p.info.name, ms(stop - start).count(), ms(std::chrono::steady_clock::now() - stop).count()});
       if (instruments.after) instruments.after(p.info, next);
       program = std::move(next);
     }

@@ -3,6 +3,7 @@
 // besides the umbrella header that names every pass folder.
 #include <optional>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "tilewright/pass/pipeline.hpp"
@@ -16,6 +17,20 @@ namespace tilewright::passes {
 inline std::vector<pass::AnyPass> all_passes() {
   return {pass::erase(FlattenTileNdTo2D{}), pass::erase(MaterializeTensorStrides{}), pass::erase(FoldNoOpReshape{}),
           pass::erase(CanonicalizeTileSlice{})};
+}
+
+// One line per pass, for `tilewright-opt --list-passes`; a pass added to all_passes() gets its
+// line here (the lit suite checks that none is missing).
+inline std::string_view summary_of(std::string_view pass_name) {
+  static constexpr std::pair<std::string_view, std::string_view> lines[] = {
+      {"FlattenTileNdTo2D", "lowers >2-D tile ops of InCore functions to the 2-D tile ops the hardware executes"},
+      {"MaterializeTensorStrides", "gives every tensor view explicit strides derived from its layout (ND, DN, blocked NZ)"},
+      {"FoldNoOpReshape", "folds a tile.reshape whose source and result share one buffer and signature into an assignment"},
+      {"CanonicalizeTileSlice", "folds canonical tile.slices into their consumers and drops the slices left dead"},
+  };
+  for (const auto& [name, line] : lines)
+    if (name == pass_name) return line;
+  return {};
 }
 
 // Accepts the Python factory name (`materialize_tensor_strides`) or upstream's CamelCase
