@@ -3,9 +3,11 @@
 # missing packages are installed, and `apt-get update` runs only if something is missing.
 set -euo pipefail
 
+# llvm-14-tools: lit, FileCheck, not and split-file for tests/lit (python3 runs lit).
 packages=(
   build-essential cmake ninja-build g++ clang-14
   libboost-dev librange-v3-dev doctest-dev libbenchmark-dev
+  llvm-14-tools python3
 )
 
 missing=()
