@@ -23,6 +23,39 @@ tw_step() {
   printf '\n==== %s ====\n' "$*"
 }
 
+# Stages with their wall times: `tw_stage NAME` closes the previous stage and opens NAME;
+# `tw_stage_done` closes the last one; `tw_stage_report` (run it from an EXIT trap) prints the
+# table, marking the stage that was still open — the one that failed.
+TW_STAGE_NAMES=()
+TW_STAGE_SECONDS=()
+TW_STAGE_OPEN=""
+TW_STAGE_START=0
+tw_stage_done() {
+  if [[ -n "$TW_STAGE_OPEN" ]]; then
+    TW_STAGE_NAMES+=("$TW_STAGE_OPEN")
+    TW_STAGE_SECONDS+=("$((SECONDS - TW_STAGE_START))")
+    TW_STAGE_OPEN=""
+  fi
+}
+tw_stage() {
+  tw_stage_done
+  TW_STAGE_OPEN="$*"
+  TW_STAGE_START=$SECONDS
+  tw_step "$*"
+}
+tw_stage_report() {
+  local status=$?
+  local failed="$TW_STAGE_OPEN" total=0 i
+  tw_stage_done
+  printf '\n==== stage times ====\n'
+  for i in "${!TW_STAGE_NAMES[@]}"; do
+    total=$((total + TW_STAGE_SECONDS[i]))
+    printf '%6ds  %s%s\n' "${TW_STAGE_SECONDS[i]}" "${TW_STAGE_NAMES[i]}" \
+      "$([[ $status -ne 0 && "${TW_STAGE_NAMES[i]}" == "$failed" ]] && echo '   <- failed')"
+  done
+  printf '%6ds  total\n' "$total"
+}
+
 # Compilers used by the scripts (override with TILEWRIGHT_GXX / TILEWRIGHT_CLANGXX).
 GXX="${TILEWRIGHT_GXX:-g++}"
 CLANGXX="${TILEWRIGHT_CLANGXX:-clang++-14}"
