@@ -10,6 +10,7 @@
 // lhs page 1 and rhs page 1.
 #include <algorithm>
 #include <cstdint>
+#include <initializer_list>
 #include <span>
 #include <string>
 #include <string_view>
@@ -35,6 +36,17 @@ inline std::vector<ir::Expr> offsets_plus(const std::vector<ir::Expr>& offsets, 
   std::vector<ir::Expr> out = offsets;
   for (std::size_t d = 0; d < idx.size() && d < out.size(); ++d)
     if (idx[d] != 0) out[d] = fold_add(out[d], ir::make_int(idx[d], ir::DataType::INDEX, span), span);
+  return out;
+}
+
+// Call operands: `fixed`, then `trailing` when it is set (an optional window or init_cond).
+// Sized once: an initializer-list vector grown by push_back trips g++ 12's -Warray-bounds
+// at -O3, a false positive that -Werror turns into a build failure.
+inline std::vector<ir::Expr> operands(std::initializer_list<ir::Expr> fixed, ir::Expr trailing) {
+  std::vector<ir::Expr> out;
+  out.reserve(fixed.size() + 1);
+  out.insert(out.end(), fixed.begin(), fixed.end());
+  if (trailing) out.push_back(std::move(trailing));
   return out;
 }
 

@@ -172,8 +172,7 @@ struct FlattenBatchMatmul {
 
     void page(FlattenContext& ctx, const ir::Expr& tile, const std::vector<std::int64_t>& idx, std::int64_t i) {
       FlattenContext::SpansOf spans(ctx, stmt);
-      std::vector<ir::Expr> args{tile, ctx.tuple(offsets_plus(offsets, idx, ctx.call_span())), tensor};
-      if (window) args.push_back(window);
+      std::vector<ir::Expr> args = operands({tile, ctx.tuple(offsets_plus(offsets, idx, ctx.call_span())), tensor}, window);
       const ir::Span& var_span = std::get<ir::Assign>(stmt->v).var->span;
       tensor = ctx.emit(name + "_" + std::to_string(i), ctx.call(op_ids().store, std::move(args), kwargs), &var_span);
     }
@@ -205,9 +204,7 @@ struct FlattenBatchMatmul {
     const OpIds& op = op_ids();
     const std::string n = std::to_string(i);
     ir::Expr window = ctx.emit("acc_page_" + n, ctx.call(op.slice, {acc, ctx.tuple({ctx.index(g.m), ctx.index(g.n)}), at}));
-    std::vector<ir::Expr> args{window, l, r};
-    if (init) args.push_back(std::move(init));
-    ir::Expr product = ctx.emit("matmul_acc_" + n, ctx.call(op.matmul_acc, std::move(args)));
+    ir::Expr product = ctx.emit("matmul_acc_" + n, ctx.call(op.matmul_acc, operands({window, l, r}, std::move(init))));
     return ctx.call(op.assemble, {acc, product, at});
   }
 

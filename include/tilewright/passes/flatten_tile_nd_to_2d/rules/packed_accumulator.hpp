@@ -94,9 +94,8 @@ struct FlattenPackedAccumulator {
       // are the accumulator's batch axes (FL-64b: the same rank).
       std::vector<ir::Expr> at = p.row_windows ? offsets_plus(offsets, {b * p.rows}, ctx.call_span())
                                                : offsets_plus(offsets, unravel(b, p.batch_dims), ctx.call_span());
-      std::vector<ir::Expr> args{page, ctx.tuple(std::move(at)), tensor};
-      if (window) args.push_back(window);
-      ir::Expr stored = ctx.call(op.store, std::move(args), call.kwargs, call.attrs);
+      ir::Expr stored = ctx.call(op.store, operands({page, ctx.tuple(std::move(at)), tensor}, window), call.kwargs,
+                                 call.attrs);
       if (b + 1 == p.pages) return ctx.finish(stmt, std::move(stored));
       tensor = ctx.emit(result, std::move(stored));
     }
