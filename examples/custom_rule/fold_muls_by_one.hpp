@@ -1,5 +1,7 @@
 #pragma once
-// A downstream rule and pass: `tile.muls(x, 1.0)` is `x`.
+// A downstream pass of two rules:
+//   tile.muls(x, 1.0)   is x                 (the replacement is a captured node)
+//   tile.muls(x, -1.0)  is tile.neg(x)       (the replacement constructs a call)
 //
 // Only three library headers are needed: the rules, the driver, and the pass interface.
 #include <tilewright/pass/pass.hpp>
@@ -17,6 +19,12 @@ using tw::rewrite::placeholders::_x;
 inline constexpr auto fold_muls_by_one =
     tw::rewrite::rule("fold-muls-by-one", tw::rewrite::call<"tile.muls">(_x, tw::rewrite::const_float(1.0)), _x);
 
+// Replacement: a new tile.neg call of the captured tile. It is built through the op registry
+// the pass runs with, so its result type is deduced and its span is the multiplication's.
+inline constexpr auto negate_muls_by_minus_one =
+    tw::rewrite::rule("muls-by-minus-one-to-neg", tw::rewrite::call<"tile.muls">(_x, tw::rewrite::const_float(-1.0)),
+                      tw::rewrite::call<"tile.neg">(_x));
+
 // The pass: run the rule set bottom-up over every function. It requires nothing and
 // produces nothing, so a pipeline may place it anywhere.
 struct FoldMulsByOne : tw::pass::FunctionPass<FoldMulsByOne> {
@@ -24,9 +32,10 @@ struct FoldMulsByOne : tw::pass::FunctionPass<FoldMulsByOne> {
                                            {}, {}, {}};
 
   tw::ir::Function run_function(const tw::ir::Function& f, tw::pass::PassContext& ctx) const {
-    auto result = tw::rewrite::rewrite_post_order(tw::rewrite::rule_set(fold_muls_by_one), f);
+    auto rules = tw::rewrite::rule_set(fold_muls_by_one, negate_muls_by_minus_one);
+    auto result = tw::rewrite::rewrite_post_order(rules, f, ctx.registry());
     result.report(ctx.stats, info.name);
-    return result.node;  // the same object when nothing was folded
+    return result.node;  // the same object when nothing was rewritten
   }
 };
 

@@ -160,10 +160,11 @@ TEST_CASE("FL-23: a store whose tile is still >2D (hand-built IR) reshapes it to
         out_1: pl.Tensor[[2, 3, 4], pl.FP32] = pl.tile.store(a, [0, 0, 0], out_0)
         return out_1)"));
   const ir::Stmt store = body_of(p)[1];
-  passes::flatten::FlattenContext ctx(ops::builtin_registry(), backend::none());
-  ctx.begin(store);
-  ir::Stmt out = passes::flatten::FlattenStore{}.apply(ctx, store, *ir::stmt_call(store));
-  auto stmts = ir::body_stmts(out);
+  passes::flatten::FlattenContext ctx(backend::none());
+  auto applied = rewrite::rewrite_post_order(rewrite::rule_set(passes::flatten::flatten_store_nd_tile), store,
+                                             ops::builtin_registry(), ctx);
+  CHECK(applied.counters[0].applied == 1);
+  auto stmts = ir::body_stmts(applied.node);
   REQUIRE(stmts.size() == 2);
   auto* reshape = ir::as<ir::Assign>(stmts[0]);
   CHECK(ir::name_hint(reshape->var) == "flat_tile");

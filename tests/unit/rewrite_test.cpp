@@ -165,7 +165,7 @@ struct CountingCtx {
 struct RenameExp {
   static constexpr std::string_view name = "rename-exp";
   static constexpr auto roots = ops_of<"tile.exp">;
-  ir::Stmt apply(CountingCtx& ctx, const ir::Stmt& stmt, const ir::Call& call) const {
+  ir::Stmt apply(CountingCtx& ctx, Rewriter&, const ir::Stmt& stmt, const ir::Call& call) const {
     ++ctx.seen;
     auto* a = ir::as<ir::Assign>(stmt);
     if (!a) return nullptr;

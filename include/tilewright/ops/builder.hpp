@@ -64,6 +64,8 @@ class OpRow {
   OpRow& internal() { info_.flags.internal_only = true; return *this; }
 
   OpRow& family(std::string f) { info_.family = std::move(f); return *this; }
+  // The passes treat the op as a member of `f` (e.g. a downstream tile op outside `tile.`).
+  OpRow& in_family(ir::OpFamily f) { info_.op_family = f; return *this; }
   OpRow& deduce(Deducer d) { info_.deduce = std::move(d); return *this; }
 
   [[nodiscard]] OpInfo take() && { return std::move(info_); }

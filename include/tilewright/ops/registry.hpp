@@ -93,6 +93,9 @@ struct OpInfo {
   MemorySpec memory;
   Deducer deduce;  // empty: the result type must come from an annotation
   std::string family;  // catalog header / upstream file the row belongs to (documentation)
+  // The namespace the passes treat the op as part of; unset: the one its name's prefix says
+  // (ir::family_of_name). A downstream tile op outside `tile.` declares OpFamily::tile here.
+  std::optional<ir::OpFamily> op_family;
 
   [[nodiscard]] bool retargetable() const noexcept {
     return memory.output == OutputMemory::from_kwarg && !memory.fixed_space;
@@ -107,11 +110,28 @@ struct OpInfo {
   }
 };
 
+// The facts about a row that ride on its op id (ir::op_traits), for per-statement code.
+inline ir::OpTraits traits_of(const OpInfo& info) noexcept {
+  ir::OpTraits t = 0;
+  auto set = [&](bool on, ir::OpTrait bit) {
+    if (on) t |= static_cast<ir::OpTraits>(bit);
+  };
+  set(info.flags.no_execution_memory_access, ir::OpTrait::no_memory_access);
+  set(!info.flags.inplace_safe, ir::OpTrait::inplace_unsafe);
+  set(info.flags.internal_only, ir::OpTrait::internal_only);
+  set(info.retargetable(), ir::OpTrait::retargetable);
+  set(static_cast<bool>(info.deduce), ir::OpTrait::deduces_type);
+  return t;
+}
+
 class Registry {
  public:
-  // Adds or replaces the row for `info.name`; the id is assigned here.
+  // Adds or replaces the row for `info.name`; the id is assigned here, and the id's family
+  // and traits are stamped from the row (the last row added for a name wins).
   OpInfo& add(OpInfo info) {
     info.id = ir::intern_op(info.name);
+    ir::set_op_family(info.id, info.op_family.value_or(ir::family_of_name(info.name)));
+    ir::set_op_traits(info.id, traits_of(info));
     auto& slot = rows_[info.id.value];
     slot = std::move(info);
     return slot;

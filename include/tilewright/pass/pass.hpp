@@ -13,6 +13,7 @@
 #include "tilewright/backend/backend.hpp"
 #include "tilewright/ir/diagnostic.hpp"
 #include "tilewright/ir/function.hpp"
+#include "tilewright/ops/catalog.hpp"
 #include "tilewright/pass/property.hpp"
 
 namespace tilewright::pass {
@@ -44,9 +45,19 @@ class Statistics {
   std::map<std::string, std::uint64_t> counts_;
 };
 
+// What every pass of a pipeline run shares: the backend's capacities, the statistics sink,
+// and the op registry the passes build calls and deduce types through — the built-in
+// catalog unless the embedding compiler hands its own (a copy of it plus its ops).
 struct PassContext {
   backend::BackendInfo backend = backend::none();
   Statistics stats;
+
+  [[nodiscard]] const ops::Registry& registry() const noexcept { return *registry_; }
+  // The registry must outlive every run that uses this context.
+  void use_registry(const ops::Registry& registry) noexcept { registry_ = &registry; }
+
+ private:
+  const ops::Registry* registry_ = &ops::builtin_registry();
 };
 
 template <class P>

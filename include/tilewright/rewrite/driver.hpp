@@ -1,12 +1,19 @@
 #pragma once
-// Drivers: the walks that apply a rule set.
+// Drivers: the walks that apply a rule set. Drivers own traversal, order and budgets; rules
+// never walk (MLIR's split between patterns and drivers).
 //
 // `RuleWalker` is an `ir::Mutator` that, after a node's children were rebuilt, tries the rules
 // rooted at that node and keeps the first replacement. Dispatch goes by the node's root first:
 // an op id indexes a table of the rules rooted at that op, so a statement is offered only to
-// the rules that can match it. A pass with its own needs (a type mapping, extra state) derives
-// from `RuleWalker`; a pass made only of rules calls `rewrite_post_order` or
-// `rewrite_to_fixpoint`. Either way nothing changed means the very same nodes come back.
+// the rules that can match it. The walker owns the one `Rewriter` every rule receives: it
+// tells the rewriter which statement is being rewritten (as written and as rebuilt), rolls back
+// what a declining rule did, splices emitted statements in front of the statement they were
+// emitted for, and applies the rebinds of the rules that succeeded to its substitution.
+//
+// A pass with its own needs (a type mapping, extra state) derives from `RuleWalker`; a pass
+// made only of rules calls `rewrite_post_order` or `rewrite_to_fixpoint`, giving them the op
+// registry its rules build through (`ctx.registry()` of the PassContext). Either way nothing
+// changed means the very same nodes come back.
 #include <array>
 #include <cstdint>
 #include <string>
@@ -19,6 +26,7 @@
 
 #include "tilewright/ir/mutate.hpp"
 #include "tilewright/ir/walk.hpp"
+#include "tilewright/rewrite/rewriter.hpp"
 #include "tilewright/rewrite/rule.hpp"
 #include "tilewright/rewrite/use_count.hpp"
 
@@ -47,13 +55,14 @@ enum class root_family { expr, stmt };
 template <class R, class Ctx>
 constexpr root_family family_of() {
   if constexpr (requires { R::on_stmt; }) return R::on_stmt ? root_family::stmt : root_family::expr;
-  else if constexpr (CallStmtRule<R, Ctx>) return root_family::stmt;
+  else if constexpr (CallStmtRule<R, Ctx> || AnyStmtRule<R, Ctx>) return root_family::stmt;
   else if constexpr (CallExprRule<R, Ctx>) return root_family::expr;
   else
-    static_assert(dependent_false<R>,
+    static_assert(always_false<R>,
                   "rewrite: this is not a rule for this context. A rule is made by rewrite::rule(...), "
-                  "or is a struct with `name`, `roots = ops_of<...>` and `apply(Ctx&, const ir::Stmt&, "
-                  "const ir::Call&)` (or the ir::Expr form) taking the pass's context type");
+                  "or is a struct with `name`, `roots = ops_of<...>` and `apply(Ctx&, Rewriter&, const "
+                  "ir::Stmt&, const ir::Call&)` (or the ir::Expr form, or `roots = any_stmt` with "
+                  "`apply(Ctx&, Rewriter&, const ir::Stmt&)`) taking the pass's context type");
 }
 
 template <class R>
@@ -100,15 +109,25 @@ constexpr bool any_needs_uses(std::index_sequence<I...>) {
 
 }  // namespace detail
 
-template <class Derived, class Rules, class Ctx = no_context>
-class RuleWalker : public ir::Mutator<Derived> {
+// `Base` is the mutator the walker builds on: `ir::Mutator<Derived>`, or one that adds a type
+// mapping (`ir::TypeMappingMutator<Derived>`).
+template <class Derived, class Rules, class Ctx = no_context, class Base = ir::Mutator<Derived>>
+class RuleWalker : public Base {
  public:
   static constexpr std::size_t size = detail::rule_count<Rules>;
   static_assert(size <= 64, "rewrite::RuleWalker: at most 64 rules in one rule set; split the pass");
 
-  RuleWalker(Rules rules, Ctx& ctx) : rules_(std::move(rules)), ctx_(&ctx) {
+  // `registry`: the ops the rules build calls of (null: the rules build none).
+  RuleWalker(Rules rules, Ctx& ctx, const ops::Registry* registry = nullptr)
+      : rules_(std::move(rules)), ctx_(&ctx), rewriter_(registry) {
     index_rules(std::make_index_sequence<size>{});
+    rewriter_.set_resolver(this, [](void* walker, const ir::Expr& e) {
+      return static_cast<RuleWalker*>(walker)->self_().mutate_expr(e);
+    });
   }
+  // The rewriter points back at this walker.
+  RuleWalker(const RuleWalker&) = delete;
+  RuleWalker& operator=(const RuleWalker&) = delete;
 
   // Rewrites a statement tree / a function body (params and return types go through the
   // walker's type hooks). Counts uses first when a rule asks for them.
@@ -119,6 +138,16 @@ class RuleWalker : public ir::Mutator<Derived> {
   ir::Function run(const ir::Function& f) {
     prepare(f->body);
     return this->self_().mutate_function(f);
+  }
+
+  // Every statement is rewritten inside a frame of the rewriter: what rules emit while its
+  // expressions or itself are rewritten is spliced in front of it.
+  ir::Stmt mutate_stmt(const ir::Stmt& s) {
+    if (!s) return s;
+    rewriter_.enter(s);
+    ir::Stmt rebuilt = this->rebuild_stmt(s);
+    ir::Stmt out = self_().rewrite_stmt(rebuilt, s);
+    return rewriter_.leave(std::move(out));
   }
 
   ir::Expr rewrite_expr(const ir::Expr& rebuilt, const ir::Expr& /*original*/) {
@@ -134,12 +163,16 @@ class RuleWalker : public ir::Mutator<Derived> {
     const ir::Call* call = ir::stmt_call(rebuilt);
     std::uint64_t mask = stmts_.rules_for(call ? call->callee.op : ir::OpId{});
     if (!mask) return rebuilt;
+    rewriter_.set_current(rebuilt);
     ir::Stmt result;
     try_rules(mask, rebuilt, call, result, std::make_index_sequence<size>{});
-    return result ? result : rebuilt;
+    if (!result) return rebuilt;
+    rewriter_.replaced();
+    return result;
   }
 
   [[nodiscard]] Ctx& context() const noexcept { return *ctx_; }
+  [[nodiscard]] Rewriter& rewriter() noexcept { return rewriter_; }
   [[nodiscard]] const std::array<rule_counter, size>& counters() const noexcept { return counters_; }
   [[nodiscard]] std::uint64_t applied() const noexcept {
     std::uint64_t n = 0;
@@ -208,11 +241,19 @@ class RuleWalker : public ir::Mutator<Derived> {
       return false;  // never set in this family's table
     } else {
       ++counters_[I].tried;
-      if constexpr (requires { r.try_apply(*ctx_, node, &uses_); })
-        result = r.try_apply(*ctx_, node, needs_uses_ ? &uses_ : nullptr);
+      const Rewriter::Checkpoint before = rewriter_.attempt();
+      if constexpr (requires { r.try_apply(*ctx_, rewriter_, node, &uses_); })
+        result = r.try_apply(*ctx_, rewriter_, node, needs_uses_ ? &uses_ : nullptr);
+      else if constexpr (AnyStmtRule<R, Ctx>)
+        result = r.apply(*ctx_, rewriter_, node);
       else
-        result = r.apply(*ctx_, node, *call);  // hand-written rules are only rooted at calls
-      if (!result) return false;
+        result = r.apply(*ctx_, rewriter_, node, *call);
+      if (!result) {
+        rewriter_.rollback(before);  // a declining rule leaves nothing behind
+        return false;
+      }
+      // Later uses of a rebound Var read its new value.
+      rewriter_.drain_rebinds([&](const ir::Expr& from, ir::Expr to) { this->substitute(from, std::move(to)); });
       ++counters_[I].applied;
       return true;
     }
@@ -220,6 +261,7 @@ class RuleWalker : public ir::Mutator<Derived> {
 
   Rules rules_;
   Ctx* ctx_;
+  Rewriter rewriter_;
   detail::dispatch_table exprs_;
   detail::dispatch_table stmts_;
   std::array<rule_counter, size> counters_{};
@@ -251,8 +293,9 @@ struct rewrite_result {
 
 namespace detail {
 template <class Node, class Rules, class Ctx>
-std::size_t sweep(const Rules& rules, Ctx& ctx, Node& node, std::vector<rule_counter>& totals) {
-  PostOrderRewriter<Rules, Ctx> walker(rules, ctx);
+std::size_t sweep(const Rules& rules, Ctx& ctx, const ops::Registry* registry, Node& node,
+                  std::vector<rule_counter>& totals) {
+  PostOrderRewriter<Rules, Ctx> walker(rules, ctx, registry);
   node = walker.run(node);
   if (totals.empty()) totals.assign(walker.counters().begin(), walker.counters().end());
   else
@@ -262,14 +305,44 @@ std::size_t sweep(const Rules& rules, Ctx& ctx, Node& node, std::vector<rule_cou
     }
   return walker.applied();
 }
+
+template <class Node, class Rules, class Ctx>
+rewrite_result<Node> fixpoint(const Rules& rules, const Node& input, std::uint64_t max_rewrites,
+                              const ops::Registry* registry, Ctx& ctx) {
+  rewrite_result<Node> out{input, {}, 0, false};
+  std::uint64_t spent = 0;
+  while (spent <= max_rewrites) {
+    ++out.sweeps;
+    std::size_t applied = sweep(rules, ctx, registry, out.node, out.counters);
+    if (applied == 0) {
+      out.converged = true;
+      break;
+    }
+    spent += applied;
+  }
+  return out;
+}
 }  // namespace detail
 
-// One bottom-up sweep: each node is offered to its rules once, after its children.
+template <class T>
+concept rule_context = !std::is_same_v<std::remove_cvref_t<T>, ops::Registry>;
+
+// One bottom-up sweep: each node is offered to its rules once, after its children. Rules
+// that build calls build them through `registry`.
 template <class Node, class Rules, class Ctx = no_context>
+  requires std::same_as<Node, ir::Stmt> || std::same_as<Node, ir::Function>
+rewrite_result<Node> rewrite_post_order(const Rules& rules, const Node& input, const ops::Registry& registry,
+                                        Ctx&& ctx = {}) {
+  rewrite_result<Node> out{input, {}, 1, true};
+  detail::sweep(rules, ctx, &registry, out.node, out.counters);
+  return out;
+}
+// The same for rules that build no call.
+template <class Node, class Rules, rule_context Ctx = no_context>
   requires std::same_as<Node, ir::Stmt> || std::same_as<Node, ir::Function>
 rewrite_result<Node> rewrite_post_order(const Rules& rules, const Node& input, Ctx&& ctx = {}) {
   rewrite_result<Node> out{input, {}, 1, true};
-  detail::sweep(rules, ctx, out.node, out.counters);
+  detail::sweep(rules, ctx, nullptr, out.node, out.counters);
   return out;
 }
 
@@ -279,19 +352,14 @@ rewrite_result<Node> rewrite_post_order(const Rules& rules, const Node& input, C
 template <class Node, class Rules, class Ctx = no_context>
   requires std::same_as<Node, ir::Stmt> || std::same_as<Node, ir::Function>
 rewrite_result<Node> rewrite_to_fixpoint(const Rules& rules, const Node& input, std::uint64_t max_rewrites,
+                                         const ops::Registry& registry, Ctx&& ctx = {}) {
+  return detail::fixpoint(rules, input, max_rewrites, &registry, ctx);
+}
+template <class Node, class Rules, rule_context Ctx = no_context>
+  requires std::same_as<Node, ir::Stmt> || std::same_as<Node, ir::Function>
+rewrite_result<Node> rewrite_to_fixpoint(const Rules& rules, const Node& input, std::uint64_t max_rewrites,
                                          Ctx&& ctx = {}) {
-  rewrite_result<Node> out{input, {}, 0, false};
-  std::uint64_t spent = 0;
-  while (spent <= max_rewrites) {
-    ++out.sweeps;
-    std::size_t applied = detail::sweep(rules, ctx, out.node, out.counters);
-    if (applied == 0) {
-      out.converged = true;
-      break;
-    }
-    spent += applied;
-  }
-  return out;
+  return detail::fixpoint(rules, input, max_rewrites, nullptr, ctx);
 }
 
 }  // namespace tilewright::rewrite

@@ -22,6 +22,7 @@ struct fixed_string {
 template <fixed_string... Names>
 struct op_set {
   static_assert(sizeof...(Names) > 0, "rewrite::ops_of<...> needs at least one op name, e.g. ops_of<\"tile.add\">");
+  static constexpr std::size_t size = sizeof...(Names);
   static constexpr std::array<std::string_view, sizeof...(Names)> names{Names.view()...};
 
   static const std::array<ir::OpId, sizeof...(Names)>& ids() {
@@ -37,6 +38,7 @@ struct op_set {
 
 // Every op: the root of a rule that inspects any call (a generic fallback rule).
 struct any_op_set {
+  static constexpr std::size_t size = 0;
   static constexpr std::array<std::string_view, 0> names{};
   static bool contains(ir::OpId op) noexcept { return static_cast<bool>(op); }
 };

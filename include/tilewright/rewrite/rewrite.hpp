@@ -1,7 +1,9 @@
 #pragma once
-// Patterns, rules, rule sets and the drivers that apply them.
+// Patterns, replacements that construct IR, rules, rule sets, the Rewriter and the drivers.
+#include "tilewright/rewrite/build.hpp"
 #include "tilewright/rewrite/driver.hpp"
 #include "tilewright/rewrite/op_set.hpp"
 #include "tilewright/rewrite/pattern.hpp"
+#include "tilewright/rewrite/rewriter.hpp"
 #include "tilewright/rewrite/rule.hpp"
 #include "tilewright/rewrite/use_count.hpp"

@@ -13,6 +13,7 @@
 #include "tilewright/ops/create.hpp"
 #include "tilewright/passes/canonicalize_tile_slice/alignment.hpp"
 #include "tilewright/passes/canonicalize_tile_slice/analysis.hpp"
+#include "tilewright/rewrite/rewriter.hpp"
 
 namespace tilewright::passes::canonicalize {
 
@@ -69,14 +70,14 @@ class CanonicalizeContext {
     return ir::make_expr(std::move(c), out->type, out->span);
   }
 
-  // CT-09/CT-11/CT-12: the statement `stmt` (an Assign or Eval of a call) with each operand
-  // for which `pick(index, slice) -> std::optional<ir::MemorySpace>` names a space replaced by
-  // a copy of that slice into the space, the copies first. Null when no operand was picked.
+  // CT-09/CT-11/CT-12: the statement `stmt` (an Assign or an Eval) with each operand for
+  // which `pick(index, slice) -> std::optional<ir::MemorySpace>` names a space replaced by a
+  // copy of that slice into the space, the copies emitted before it. Null when no operand
+  // was picked.
   template <class Pick>
-  ir::Stmt copy_operands(const ir::Stmt& stmt, Pick&& pick) {
+  ir::Stmt copy_operands(rewrite::Rewriter& rw, const ir::Stmt& stmt, Pick&& pick) {
     const ir::Expr& call_expr = *ir::stmt_call_expr(stmt);
     const auto& call = *ir::as<ir::Call>(call_expr);
-    std::vector<ir::Stmt> out;
     std::vector<ir::Expr> args;  // filled on the first copy: most statements read no slice
     for (std::size_t i = 0; i < call.args.size(); ++i) {
       const Slice* s = slice_of(call.args[i]);
@@ -84,13 +85,12 @@ class CanonicalizeContext {
       auto space = pick(i, *s);
       if (!space) continue;
       auto [copy, var] = extract_stmt(*s, *space, call_expr->span);
-      out.push_back(std::move(copy));
+      rw.emit(std::move(copy));
       if (args.empty()) args = call.args;
       args[i] = std::move(var);
     }
-    if (out.empty()) return nullptr;
-    out.push_back(with_value(stmt, recreate(call_expr, std::move(args))));
-    return sequence(std::move(out));
+    if (args.empty()) return nullptr;
+    return with_value(stmt, recreate(call_expr, std::move(args)));
   }
 
   // `stmt` (an Assign or an Eval) evaluating `value` instead, same Var, span and comments.
@@ -100,8 +100,9 @@ class CanonicalizeContext {
     return ir::make_stmt(ir::Eval{std::move(value)}, stmt->span, stmt->comments);
   }
 
-  // Statements replacing one: the comments written above the last (the original) move up to
-  // the first, so they stay above the code they described.
+  // Statements replacing one (the walker's loop-initializer copies, CT-17a): the comments
+  // written above the last (the original) move up to the first, so they stay above the code
+  // they described.
   [[nodiscard]] static ir::Stmt sequence(std::vector<ir::Stmt> stmts) {
     ir::Stmt& last = stmts.back();
     if (stmts.size() > 1 && !last->comments.lines.empty()) {

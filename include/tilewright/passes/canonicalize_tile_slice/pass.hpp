@@ -13,7 +13,6 @@
 //   * a matmul accumulator that is a window L0C cannot hold compactly is rejected (CT-19…CT-24).
 // Phases per function: the read-only analysis (which raises that one error before anything
 // is rewritten), the rule walk, the dead-slice sweep.
-#include "tilewright/ops/catalog.hpp"
 #include "tilewright/pass/pass.hpp"
 #include "tilewright/passes/canonicalize_tile_slice/dead_slices.hpp"
 #include "tilewright/passes/canonicalize_tile_slice/walker.hpp"
@@ -36,11 +35,11 @@ struct CanonicalizeTileSlice : pass::FunctionPass<CanonicalizeTileSlice> {
   // or where nothing changes, comes back as the same object.
   ir::Function run_function(const ir::Function& f, pass::PassContext& ctx) const {
     if (!ir::is_incore(f->type) || !f->body) return f;
-    const ops::Registry& registry = ops::builtin_registry();
+    const ops::Registry& registry = ctx.registry();
     canonicalize::SliceAnalysis analysis = canonicalize::analyze_slices(f->body, registry);
     if (analysis.slices.empty()) return f;
     canonicalize::CanonicalizeContext context(analysis, registry);
-    canonicalize::CanonicalizeWalker walker(canonicalize::canonicalize_rules, context);
+    canonicalize::CanonicalizeWalker walker(canonicalize::canonicalize_rules, context, &registry);
     ir::Stmt body = canonicalize::drop_dead_slices(walker.run(f->body), analysis);
     walker.report(ctx.stats, info.name);
     ctx.stats.add(info.name, "copy-unaligned-loop-init: applied", context.loop_inits_copied);

@@ -135,7 +135,7 @@ class Preconditions {
       const ir::Expr* value = ir::stmt_call_expr(s);
       if (!value) return;
       const ir::Call& call = *ir::as<ir::Call>(*value);
-      if (!tile_ops_.contains(call.callee.op)) return;
+      if (!ir::is_tile_op(call.callee.op)) return;
       check_call(s, *value, call);
     });
   }
@@ -255,7 +255,6 @@ class Preconditions {
   }
 
   const BatchMatmulPlan* plan_;
-  TileOpTable tile_ops_;
 };
 
 // A type's kind, for messages about a value of the wrong kind.
@@ -269,7 +268,12 @@ inline std::string_view type_kind(const ir::Type& t) {
 
 // FL-50, FL-51, FL-60: the operands, result and accumulator of every batched matmul are what
 // the unroll reads. The op's own deduction rules most of this out; hand-built IR reaches it.
-inline void check_batch_matmuls(const ir::FunctionNode& f, const BatchMatmulPlan& plan, const AccPacking& packing) {
+// Returns each site's geometry, which the rewrite reads instead of computing (and checking)
+// it again.
+using BatchGeometries = std::unordered_map<const ir::StmtNode*, BatchGeometry>;
+inline BatchGeometries check_batch_matmuls(const ir::FunctionNode& f, const BatchMatmulPlan& plan,
+                                           const AccPacking& packing) {
+  BatchGeometries geometries;
   std::unordered_set<const ir::ExprNode*> params;
   for (const auto& p : f.params) params.insert(p.var.get());
   ir::for_each_stmt(f.body, [&](const ir::Stmt& s) {
@@ -286,7 +290,8 @@ inline void check_batch_matmuls(const ir::FunctionNode& f, const BatchMatmulPlan
                    std::string(type_kind(call.args[i]->type)),
                s->span);
     if (!ir::tile_type(*ir::stmt_call_expr(s))) reject(op + " expects TileType result", s->span);
-    BatchGeometry g = batch_geometry(*ir::tile_type(call.args[l]), *ir::tile_type(call.args[l + 1]), op, s->span);
+    const BatchGeometry& g = geometries[s.get()] =
+        batch_geometry(*ir::tile_type(call.args[l]), *ir::tile_type(call.args[l + 1]), op, s->span);
     if (!acc) return;
     // FL-60: the accumulator, as the rewrite will see it.
     const ir::Expr& a = call.args[0];
@@ -313,12 +318,14 @@ inline void check_batch_matmuls(const ir::FunctionNode& f, const BatchMatmulPlan
     if (*cols != g.n)
       reject(op + " acc cols " + std::to_string(*cols) + " != N(" + std::to_string(g.n) + ")", s->span);
   });
+  return geometries;
 }
 
 // The plans the rewrite follows; computing them raises every error a kernel can cause.
 struct FunctionAnalysis {
   BatchMatmulPlan batch;
   AccPacking packing;
+  BatchGeometries geometries;  // per batched matmul site
 };
 
 // FL-03: raises the first error of `f`, or returns the plans having changed nothing.
@@ -327,7 +334,7 @@ inline FunctionAnalysis analyze(const ir::FunctionNode& f, const backend::Backen
   a.batch = BatchMatmulPlanner(backend).plan(f);
   Preconditions(a.batch).check(f);
   a.packing = plan_acc_packing(f, backend);
-  check_batch_matmuls(f, a.batch, a.packing);
+  a.geometries = check_batch_matmuls(f, a.batch, a.packing);
   return a;
 }
 

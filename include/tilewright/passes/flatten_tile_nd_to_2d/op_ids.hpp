@@ -1,9 +1,6 @@
 #pragma once
-// The op ids FlattenTileNdTo2D's analyses and rules look for or emit, interned once, and a
-// per-op-id answer to "is this a tile op".
-#include <cstdint>
-#include <vector>
-
+// The op ids FlattenTileNdTo2D's analyses and rules look for or emit, interned once. Whether
+// an op is a tile op at all is its id's family (ir::is_tile_op).
 #include "tilewright/ir/op_id.hpp"
 
 namespace tilewright::passes::flatten {
@@ -36,21 +33,5 @@ inline const OpIds& op_ids() {
   static const OpIds ids;
   return ids;
 }
-
-// `tile.*` ops are the pass's business; the answer is computed once per op id.
-class TileOpTable {
- public:
-  bool contains(ir::OpId op) {
-    if (!op) return false;
-    if (op.value >= known_.size()) known_.resize(op.value + 1, unknown);
-    std::int8_t& k = known_[op.value];
-    if (k == unknown) k = ir::op_name(op).starts_with("tile.") ? 1 : 0;
-    return k == 1;
-  }
-
- private:
-  static constexpr std::int8_t unknown = -1;
-  std::vector<std::int8_t> known_;
-};
 
 }  // namespace tilewright::passes::flatten

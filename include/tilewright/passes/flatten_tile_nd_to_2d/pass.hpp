@@ -9,13 +9,35 @@
 // per function: analysis (every precondition error and the plans, nothing rewritten yet),
 // the rewrite, then the loop-carry valid_shape repair (FL-66). The TileOps2D verifier checks
 // the result independently.
-#include "tilewright/ops/catalog.hpp"
 #include "tilewright/pass/pass.hpp"
 #include "tilewright/passes/flatten_tile_nd_to_2d/analysis.hpp"
 #include "tilewright/passes/flatten_tile_nd_to_2d/narrow_carry.hpp"
 #include "tilewright/passes/flatten_tile_nd_to_2d/walker.hpp"
 
 namespace tilewright::passes {
+
+namespace flatten {
+// One function through the phases, with `rules` (the pass's: flatten_rules). FL-02: InCore,
+// AIC and AIV functions only; the others, and an unchanged function, come back as the same
+// objects. A failure throws before anything is returned, so the input program is never
+// altered (it is immutable anyway).
+template <class Rules>
+ir::Function flatten_function(const ir::Function& f, pass::PassContext& ctx, const Rules& rules) {
+  if (!ir::is_incore(f->type) || !f->body) return f;
+  const FunctionAnalysis analysis = analyze(*f, ctx.backend);
+  FlattenContext context(ctx.backend, &analysis);
+  BasicFlattenWalker<Rules> walker(rules, context, &ctx.registry());
+  // FL-03: parameters keep their types; their uses in the body stay the same Vars.
+  for (const auto& p : f->params) walker.substitute(p.var, p.var);
+  ir::Stmt body = walker.run(f->body);
+  walker.report(ctx.stats, pass_name);
+  if (body != f->body) body = narrow_acc_carries(body, ctx.registry());
+  if (body == f->body) return f;
+  ir::FunctionNode copy = *f;
+  copy.body = std::move(body);
+  return ir::make_function(std::move(copy));
+}
+}  // namespace flatten
 
 struct FlattenTileNdTo2D : pass::FunctionPass<FlattenTileNdTo2D> {
   // FL-01, seed 003: NormalizedStmtStructure is required and kept.
@@ -27,23 +49,8 @@ struct FlattenTileNdTo2D : pass::FunctionPass<FlattenTileNdTo2D> {
       {pass::Property::SSAForm, pass::Property::TileOps2D, pass::Property::NormalizedStmtStructure},
       {}};
 
-  // FL-02: InCore, AIC and AIV functions only; the others, and an unchanged function, come
-  // back as the same objects. A failure throws before anything is returned, so the input
-  // program is never altered (it is immutable anyway).
   ir::Function run_function(const ir::Function& f, pass::PassContext& ctx) const {
-    if (!ir::is_incore(f->type) || !f->body) return f;
-    const flatten::FunctionAnalysis analysis = flatten::analyze(*f, ctx.backend);
-    flatten::FlattenContext context(ops::builtin_registry(), ctx.backend, &analysis);
-    flatten::FlattenWalker walker(flatten::flatten_rules, context);
-    // FL-03: parameters keep their types; their uses in the body stay the same Vars.
-    for (const auto& p : f->params) walker.substitute(p.var, p.var);
-    ir::Stmt body = walker.run(f->body);
-    walker.report(ctx.stats, info.name);
-    if (body != f->body) body = flatten::narrow_acc_carries(body, ops::builtin_registry());
-    if (body == f->body) return f;
-    ir::FunctionNode copy = *f;
-    copy.body = std::move(body);
-    return ir::make_function(std::move(copy));
+    return flatten::flatten_function(f, ctx, flatten::flatten_rules);
   }
 };
 

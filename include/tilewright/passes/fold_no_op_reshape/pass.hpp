@@ -56,7 +56,7 @@ struct FoldNoOpReshape : pass::FunctionPass<FoldNoOpReshape> {
   // FR-01: only InCore/AIC/AIV functions; an unchanged body keeps the function object.
   ir::Function run_function(const ir::Function& f, pass::PassContext& ctx) const {
     if (!ir::is_incore(f->type) || !f->body) return f;
-    auto result = rewrite::rewrite_post_order(rewrite::rule_set(fold_no_op_reshape_rule), f);
+    auto result = rewrite::rewrite_post_order(rewrite::rule_set(fold_no_op_reshape_rule), f, ctx.registry());
     result.report(ctx.stats, info.name);
     return result.node;
   }

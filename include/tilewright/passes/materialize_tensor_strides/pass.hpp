@@ -6,11 +6,9 @@
 // pair, NZ row-major over its blocked rank-5 shape. Bare tensors, explicit strides and all
 // other types keep their identity. Calls keep their own (now materialized) result type and
 // are never re-deduced: re-deduction would undo the 2D load types FlattenTileNdTo2D wrote.
-#include <unordered_map>
-
 #include "tilewright/ir/geometry.hpp"
 #include "tilewright/ir/index_arith.hpp"
-#include "tilewright/ir/mutate.hpp"
+#include "tilewright/ir/type_map.hpp"
 #include "tilewright/pass/pass.hpp"
 
 namespace tilewright::passes {
@@ -41,56 +39,50 @@ inline std::vector<ir::Expr> packed_strides(const std::vector<ir::Expr>& shape, 
   return stride;
 }
 
-class Materializer : public ir::Mutator<Materializer> {
+// The pass is one type mapping (materialized once per distinct type node), plus the span of
+// the statement or expression being walked for its one diagnostic.
+class Materializer : public ir::TypeMappingMutator<Materializer> {
  public:
   explicit Materializer(const ir::Span& fallback) : fallback_span_(fallback) {}
 
   void at(const ir::Span& span) { current_span_ = span.known() ? span : fallback_span_; }
 
-  ir::Type mutate_type(const ir::Type& t) {
-    if (!t) return t;
-    // Types are shared between Vars, Calls and signatures: materialize each node once.
-    if (auto it = memo_.find(t.get()); it != memo_.end()) return it->second;
-    ir::Type out = materialize(t);
-    memo_.emplace(t.get(), out);
-    return out;
+  ir::Type map_type(const ir::Type& t) {
+    if (auto* tensor = ir::as<ir::TensorType>(t)) return materialize(*tensor, t);
+    if (ir::as<ir::TupleType>(t)) return TypeMappingMutator::map_type(t);  // MT-12: rebuilt only if an element changed
+    return t;
   }
 
   ir::Expr mutate_expr(const ir::Expr& e) {
     if (e) at(e->span);
-    return Mutator::mutate_expr(e);
+    return TypeMappingMutator::mutate_expr(e);
   }
   ir::Stmt mutate_stmt(const ir::Stmt& s) {
     if (s) at(s->span);
-    return Mutator::mutate_stmt(s);
+    return TypeMappingMutator::mutate_stmt(s);
   }
 
  private:
-  ir::Type materialize(const ir::Type& t) {
-    if (auto* tensor = ir::as<ir::TensorType>(t)) {
-      if (!tensor->view) return t;  // MT-02: bare tensor = implicit packed ND
-      const ir::TensorView& view = *tensor->view;
-      if (view.layout == ir::TensorLayout::NZ) {  // MT-08: checked before the stride short-cut
-        auto dims = ir::maybe_dims(tensor->shape);
-        if (!math::is_blocked_nz_shape(std::span<const math::maybe_i64>(dims), ir::byte_width(tensor->dtype)))
-          ir::throw_internal_error(
-              "MaterializeTensorStrides",
-              "NZ tensor view is not blocked: a tensor may carry NZ only in the blocked rank-5 form "
-              "[B, C/c0, R/16, 16, c0] that BlockNzTensorViews produces; run that pass first, or annotate the "
-              "tensor as pl.ND or pl.DN and produce NZ on a tile",
-              current_span_);
-      }
-      if (!view.stride.empty()) return t;  // MT-06: explicit strides are kept, unvalidated
-      ir::TensorView next = view;
-      next.stride = packed_strides(tensor->shape, view.layout, current_span_);
-      return ir::make_tensor_type(tensor->shape, tensor->dtype, std::move(next), tensor->memref,
-                                  tensor->distributed);  // MT-09: memref, pad, distributed kept
+  ir::Type materialize(const ir::TensorType& tensor, const ir::Type& t) {
+    if (!tensor.view) return t;  // MT-02: bare tensor = implicit packed ND
+    const ir::TensorView& view = *tensor.view;
+    if (view.layout == ir::TensorLayout::NZ) {  // MT-08: checked before the stride short-cut
+      auto dims = ir::maybe_dims(tensor.shape);
+      if (!math::is_blocked_nz_shape(std::span<const math::maybe_i64>(dims), ir::byte_width(tensor.dtype)))
+        ir::throw_internal_error(
+            "MaterializeTensorStrides",
+            "NZ tensor view is not blocked: a tensor may carry NZ only in the blocked rank-5 form "
+            "[B, C/c0, R/16, 16, c0] that BlockNzTensorViews produces; run that pass first, or annotate the "
+            "tensor as pl.ND or pl.DN and produce NZ on a tile",
+            current_span_);
     }
-    if (ir::as<ir::TupleType>(t)) return Mutator::mutate_type(t);  // MT-12: rebuilt only if an element changed
-    return t;
+    if (!view.stride.empty()) return t;  // MT-06: explicit strides are kept, unvalidated
+    ir::TensorView next = view;
+    next.stride = packed_strides(tensor.shape, view.layout, current_span_);
+    return ir::make_tensor_type(tensor.shape, tensor.dtype, std::move(next), tensor.memref,
+                                tensor.distributed);  // MT-09: memref, pad, distributed kept
   }
 
-  std::unordered_map<const ir::TypeNode*, ir::Type> memo_;
   ir::Span fallback_span_;
   ir::Span current_span_;
 };

@@ -37,9 +37,9 @@ struct ColExpandOperandCopy {
                       "tile.col_expand_sub", "tile.col_expand_max", "tile.col_expand_min",
                       "tile.col_expand_expdif">;
 
-  ir::Stmt apply(CanonicalizeContext& ctx, const ir::Stmt& stmt, const ir::Call& call) const {
+  ir::Stmt apply(CanonicalizeContext& ctx, rewrite::Rewriter& rw, const ir::Stmt& stmt, const ir::Call& call) const {
     if (!ir::as<ir::Assign>(stmt) || call.args.size() != 2) return nullptr;
-    return ctx.copy_operands(stmt,
+    return ctx.copy_operands(rw, stmt,
                              [](std::size_t, const Slice& s) -> std::optional<ir::MemorySpace> {
                                if (s.is_vec_or_unset() && lazy_copy_corrupts_source(s))
                                  return ir::MemorySpace::Vec;

@@ -14,7 +14,7 @@ struct FoldSliceIntoExtract {
   static constexpr std::string_view name = "fold-slice-into-extract";
   static constexpr auto roots = rewrite::ops_of<"tile.extract">;
 
-  ir::Stmt apply(CanonicalizeContext& ctx, const ir::Stmt& stmt, const ir::Call& call) const {
+  ir::Stmt apply(CanonicalizeContext& ctx, rewrite::Rewriter&, const ir::Stmt& stmt, const ir::Call& call) const {
     if (!ir::as<ir::Assign>(stmt) || call.args.size() != 4) return nullptr;
     const Slice* s = ctx.slice_of(call.args[0]);
     if (!s) return nullptr;

@@ -18,12 +18,12 @@ struct MatSliceMatmulOperand {
   static constexpr auto roots =
       rewrite::ops_of<"tile.matmul", "tile.matmul_bias", "tile.matmul_acc">;
 
-  ir::Stmt apply(CanonicalizeContext& ctx, const ir::Stmt& stmt, const ir::Call& call) const {
+  ir::Stmt apply(CanonicalizeContext& ctx, rewrite::Rewriter& rw, const ir::Stmt& stmt, const ir::Call& call) const {
     if (!ir::as<ir::Assign>(stmt)) return nullptr;
     // (lhs, rhs) are operands 0, 1 — or 1, 2 behind matmul_acc's accumulator.
     const std::size_t lhs = call.callee.op == rewrite::op_set<"tile.matmul_acc">::ids()[0] ? 1 : 0;
     if (call.args.size() < lhs + 2) return nullptr;
-    return ctx.copy_operands(stmt,
+    return ctx.copy_operands(rw, stmt,
                              [&](std::size_t i, const Slice& s) -> std::optional<ir::MemorySpace> {
                                if (!s.is_mat()) return std::nullopt;
                                if (i == lhs) return ir::MemorySpace::Left;

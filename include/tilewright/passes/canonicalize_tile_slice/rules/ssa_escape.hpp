@@ -39,25 +39,23 @@ inline constexpr auto unaligned_alias_copy = rewrite::rule(
 
 struct UnalignedYieldCopy {
   static constexpr std::string_view name = "copy-unaligned-yield";
-  static constexpr bool on_stmt = true;
-  using root_ops = rewrite::any_node_root;  // a yield runs no op
+  static constexpr auto roots = rewrite::any_stmt;  // a yield runs no op
 
-  ir::Stmt try_apply(CanonicalizeContext& ctx, const ir::Stmt& stmt,
-                     const rewrite::use_count_table*) const {
+  ir::Stmt apply(CanonicalizeContext& ctx, rewrite::Rewriter& rw, const ir::Stmt& stmt) const {
     auto* yield = ir::as<ir::Yield>(stmt);
     if (!yield) return nullptr;
-    std::vector<ir::Stmt> out;
     std::vector<ir::Expr> values = yield->values;
+    bool copied = false;
     for (auto& v : values) {
       const Slice* s = escape_detail::unaligned_slice(ctx, v);
       if (!s) continue;
       auto [copy, var] = ctx.extract_stmt(*s, ir::MemorySpace::Vec, stmt->span);
-      out.push_back(std::move(copy));
+      rw.emit(std::move(copy));
       v = std::move(var);
+      copied = true;
     }
-    if (out.empty()) return nullptr;
-    out.push_back(ir::make_stmt(ir::Yield{std::move(values)}, stmt->span, stmt->comments));
-    return CanonicalizeContext::sequence(std::move(out));
+    if (!copied) return nullptr;
+    return ir::make_stmt(ir::Yield{std::move(values)}, stmt->span, stmt->comments);
   }
 };
 

@@ -19,9 +19,9 @@ struct UnalignedOperandCopy {
   static constexpr std::string_view name = "copy-unaligned-vec-operand";
   static constexpr auto roots = rewrite::any_op;
 
-  ir::Stmt apply(CanonicalizeContext& ctx, const ir::Stmt& stmt, const ir::Call& call) const {
+  ir::Stmt apply(CanonicalizeContext& ctx, rewrite::Rewriter& rw, const ir::Stmt& stmt, const ir::Call& call) const {
     if (rewrite::op_set<"tile.slice", "tile.extract">::contains(call.callee.op)) return nullptr;
-    return ctx.copy_operands(stmt,
+    return ctx.copy_operands(rw, stmt,
                              [&](std::size_t, const Slice& s) -> std::optional<ir::MemorySpace> {
                                if (ctx.needs_aligned_copy(s)) return ir::MemorySpace::Vec;
                                return std::nullopt;

@@ -4,26 +4,28 @@
 // proved the written box is one band of rows (FL-07d).
 //   acc2 = tile.assemble(acc:[4,8,16], page:[1,8,16], [2, 0, 0])
 //     →  acc2 = tile.assemble(acc:[32,16], page:[8,16], [16, 0])
-#include "tilewright/passes/flatten_tile_nd_to_2d/context.hpp"
-#include "tilewright/rewrite/op_set.hpp"
+#include "tilewright/passes/flatten_tile_nd_to_2d/rules/shape_operand.hpp"
 
 namespace tilewright::passes::flatten {
 
-struct FlattenAssemble {
-  static constexpr std::string_view name = "flatten-assemble";
-  static constexpr auto roots = rewrite::ops_of<"tile.assemble">;
-
-  ir::Stmt apply(FlattenContext& ctx, const ir::Stmt& stmt, const ir::Call& call) const {
-    const ir::TileType* target = ctx.original_arg_tile(0);
-    if (!target || !is_flattenable(*target) || call.args.size() != 3) return nullptr;  // FL-29: generic
-    auto* offset = ir::as<ir::MakeTuple>(call.args[2]);
+inline constexpr auto flatten_assemble = [] {
+  using namespace rule_parts;
+  using namespace rewrite;
+  // FL-29: a 2D target takes the generic path.
+  auto into_flattened_target = when([](const auto& m) {
+    const ir::TileType* target = original_arg_tile(m.rewriter(), 0);
+    return target && is_flattenable(*target);
+  });
+  auto collapsed = computed([](const auto& m) {
+    const rewrite::Rewriter& rw = m.rewriter();
+    auto* offset = ir::as<ir::MakeTuple>(m[_x]);
     if (!offset)
       ir::throw_internal_error(std::string(pass_name), "tile.assemble offset is not a literal tuple after analysis",
-                               ctx.stmt_span());
-    std::vector<ir::Expr> args{call.args[0], call.args[1],
-                               ctx.tuple(collapsed_offset(offset->elements, target->shape, ctx.call_span()))};
-    return ctx.finish(stmt, ctx.call(call.callee.op, std::move(args), call.kwargs, call.attrs));
-  }
-};
+                               rw.stmt_span());
+    return collapsed_offset(offset->elements, original_arg_tile(rw, 0)->shape, rw.call_span());
+  });
+  return rule("flatten-assemble", stmt_of(bind(_c, call<"tile.assemble">(_, _, _x))), into_flattened_target,
+              replace(recreate(_c, arg<2>(collapsed))));
+}();
 
 }  // namespace tilewright::passes::flatten

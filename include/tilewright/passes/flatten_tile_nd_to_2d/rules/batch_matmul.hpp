@@ -43,7 +43,7 @@ struct BatchOperand {
 };
 
 // FL-52 / FL-54: page `page` of `op`, emitted; returns the 2D tile that holds it.
-inline ir::Expr batch_page(FlattenContext& ctx, const BatchOperand& op, std::int64_t page) {
+inline ir::Expr batch_page(rewrite::Rewriter& rw, const BatchOperand& op, std::int64_t page) {
   const std::string n = std::to_string(page);
   const std::int64_t rows = op.dims[op.dims.size() - 2], cols = op.dims.back();
   if (!op.plan.per_page) {
@@ -52,14 +52,14 @@ inline ir::Expr batch_page(FlattenContext& ctx, const BatchOperand& op, std::int
       ir::throw_internal_error(std::string(pass_name),
                                "batch_matmul " + op.role + " must be flattened to 2D before its pages are sliced, got " +
                                    (whole ? dims_text(whole->shape) : std::string("a non-tile")),
-                               ctx.stmt_span());
-    ir::Expr at = op.plan.transposed ? ctx.tuple({ctx.index(0), ctx.index(page * cols)})
-                                     : ctx.tuple({ctx.index(page * rows), ctx.index(0)});
-    return ctx.emit(op.role + "_slice_" + n,
-                    ctx.call(op_ids().slice, {op.flat, ctx.tuple({ctx.index(rows), ctx.index(cols)}), at}));
+                               rw.stmt_span());
+    ir::Expr at = op.plan.transposed ? rw.tuple({rw.index(0), rw.index(page * cols)})
+                                     : rw.tuple({rw.index(page * rows), rw.index(0)});
+    return rw.emit(op.role + "_slice_" + n,
+                    rw.call(op_ids().slice, {op.flat, rw.tuple({rw.index(rows), rw.index(cols)}), at}));
   }
   // The load as the walker sees it (its operands substituted), one page of its window.
-  ir::Expr load_expr = ctx.resolve(*op.plan.load);
+  ir::Expr load_expr = rw.resolve(*op.plan.load);
   const ir::Call& load = *ir::as<ir::Call>(load_expr);
   const ir::TensorType& tensor = *ir::tensor_type(load.args[0]);
   const auto& offsets = ir::as<ir::MakeTuple>(load.args[1])->elements;
@@ -67,14 +67,14 @@ inline ir::Expr batch_page(FlattenContext& ctx, const BatchOperand& op, std::int
   const std::vector<std::int64_t> window_batch(window.begin(), window.end() - 2);
   // A safe batch-only reshape may regroup the batch between the load and the matmul: the
   // page number is the same, its indices are the load's.
-  std::vector<ir::Expr> at = offsets_plus(offsets, unravel(page, window_batch), ctx.call_span());
-  ir::Expr view = ctx.emit(op.role + "_pbview2d_" + n, collapsed_tensor_view(ctx, load.args[0], tensor));
-  ir::Expr extent = ctx.tuple({ctx.index(window[window.size() - 2]), ctx.index(window.back())});
-  ir::Expr tile = ctx.emit(op.role + "_pbload_" + n,
-                           ctx.call(op_ids().load, {view, ctx.tuple(collapsed_offset(at, tensor.shape, ctx.call_span())),
+  std::vector<ir::Expr> at = offsets_plus(offsets, unravel(page, window_batch), rw.call_span());
+  ir::Expr view = rw.emit(op.role + "_pbview2d_" + n, collapsed_tensor_view(rw, load.args[0], tensor));
+  ir::Expr extent = rw.tuple({rw.index(window[window.size() - 2]), rw.index(window.back())});
+  ir::Expr tile = rw.emit(op.role + "_pbload_" + n,
+                           rw.call(op_ids().load, {view, rw.tuple(collapsed_offset(at, tensor.shape, rw.call_span())),
                                                     extent, extent},
                                     load.kwargs, load.attrs));
-  if (op.plan.transposed) tile = ctx.emit(op.role + "_pbview_" + n, ctx.call(op_ids().transpose_view, {tile}));
+  if (op.plan.transposed) tile = rw.emit(op.role + "_pbview_" + n, rw.call(op_ids().transpose_view, {tile}));
   return tile;
 }
 
@@ -82,65 +82,64 @@ struct FlattenBatchMatmul {
   static constexpr std::string_view name = "flatten-batch-matmul";
   static constexpr auto roots = rewrite::ops_of<"tile.batch_matmul", "tile.batch_matmul_acc">;
 
-  ir::Stmt apply(FlattenContext& ctx, const ir::Stmt& stmt, const ir::Call& call) const {
-    const BatchMatmulSite* site = ctx.batch_plan().site(ctx.original().get());
-    if (!site)
-      ir::throw_internal_error(std::string(pass_name), "a batched matmul the analysis did not plan", ctx.stmt_span());
+  ir::Stmt apply(FlattenContext& ctx, rewrite::Rewriter& rw, const ir::Stmt&, const ir::Call& call) const {
+    const BatchMatmulSite* site = ctx.batch_plan().site(rw.original().get());
+    const BatchGeometry* geometry = ctx.batch_geometry_of(rw.original().get());
+    if (!site || !geometry)
+      ir::throw_internal_error(std::string(pass_name), "a batched matmul the analysis did not plan", rw.stmt_span());
     const bool acc = call.callee.op == op_ids().batch_matmul_acc;
     const std::size_t l = acc ? 1 : 0;
-    const ir::Call& before = ctx.original_call();
-    const BatchGeometry g = batch_geometry(*ir::tile_type(before.args[l]), *ir::tile_type(before.args[l + 1]),
-                                           ir::op_name(call.callee.op), ctx.stmt_span());
+    const BatchGeometry& g = *geometry;  // the analysis raised every rejection while computing it
     const BatchOperand lhs{"lhs", call.args[l], g.lhs, site->lhs};
     const BatchOperand rhs{"rhs", call.args[l + 1], g.rhs, site->rhs};
-    if (acc) return accumulate(ctx, stmt, call, g, lhs, rhs);
-    if (const AccPack* pack = ctx.packing().of(ctx.original_var().get())) return into_packed(ctx, stmt, g, lhs, rhs, *pack);
-    return product(ctx, stmt, g, lhs, rhs, site->fused_store);
+    if (acc) return accumulate(ctx, rw, call, g, lhs, rhs);
+    if (const AccPack* pack = ctx.packing().of(rw.original_var().get())) return into_packed(rw, g, lhs, rhs, *pack);
+    return product(rw, g, lhs, rhs, site->fused_store);
   }
 
  private:
   // lhs page, then rhs page, for output page `i`.
-  static std::pair<ir::Expr, ir::Expr> pages(FlattenContext& ctx, const BatchGeometry& g, const BatchOperand& lhs,
+  static std::pair<ir::Expr, ir::Expr> pages(rewrite::Rewriter& rw, const BatchGeometry& g, const BatchOperand& lhs,
                                              const BatchOperand& rhs, std::int64_t i) {
-    ir::Expr l = batch_page(ctx, lhs, g.lhs_page(i));
-    return {l, batch_page(ctx, rhs, g.rhs_page(i))};
+    ir::Expr l = batch_page(rw, lhs, g.lhs_page(i));
+    return {l, batch_page(rw, rhs, g.rhs_page(i))};
   }
 
   // FL-56…FL-58.
-  static ir::Stmt product(FlattenContext& ctx, const ir::Stmt& stmt, const BatchGeometry& g, const BatchOperand& lhs,
+  static ir::Stmt product(rewrite::Rewriter& rw, const BatchGeometry& g, const BatchOperand& lhs,
                           const BatchOperand& rhs, const ir::StmtNode* fused_store) {
     const OpIds& op = op_ids();
-    const ir::DataType dtype = ctx.original_result_tile()->dtype;
+    const ir::DataType dtype = original_result_tile(rw)->dtype;
     const bool cast = ops::deduce::accumulator_dtype(ir::tile_type(lhs.flat)->dtype, ir::tile_type(rhs.flat)->dtype) != dtype;
     if (g.pages == 1 && !fused_store && !cast) {
-      auto [l, r] = pages(ctx, g, lhs, rhs, 0);
-      return ctx.finish(stmt, ctx.call(op.matmul, {l, r}));
+      auto [l, r] = pages(rw, g, lhs, rhs, 0);
+      return rw.replace(rw.call(op.matmul, {l, r}));
     }
-    const std::string result(ir::name_hint(ctx.original_var()));
+    const std::string result(ir::name_hint(rw.original_var()));
     ir::Expr out;  // the Vec tile the pages are assembled into
     if (!fused_store)
-      out = ctx.emit(result, ctx.call(op.create, {ctx.tuple({ctx.index(g.pages * g.m), ctx.index(g.n)})},
+      out = rw.emit(result, rw.call(op.create, {rw.tuple({rw.index(g.pages * g.m), rw.index(g.n)})},
                                       {{"dtype", dtype}, {"target_memory", ir::MemorySpace::Vec}}));
-    FusedStore store = fused_store ? FusedStore(ctx, fused_store, g) : FusedStore();
+    FusedStore store = fused_store ? FusedStore(rw, fused_store, g) : FusedStore();
     for (std::int64_t i = 0; i < g.pages; ++i) {
       const std::string n = std::to_string(i);
-      auto [l, r] = pages(ctx, g, lhs, rhs, i);
-      ir::Expr page = ctx.emit("matmul_" + n, ctx.call(op.matmul, {l, r}));
+      auto [l, r] = pages(rw, g, lhs, rhs, i);
+      ir::Expr page = rw.emit("matmul_" + n, rw.call(op.matmul, {l, r}));
       if (!fused_store || cast)
-        page = ctx.emit("matmul_vec_" + n, ctx.call(op.move, {page}, {{"target_memory", ir::MemorySpace::Vec}}));
+        page = rw.emit("matmul_vec_" + n, rw.call(op.move, {page}, {{"target_memory", ir::MemorySpace::Vec}}));
       if (cast)
-        page = ctx.emit("matmul_cast_" + n,
-                        ctx.call(op.cast, {page}, {{"target_type", dtype}, {"mode", std::int64_t{2}}}));
+        page = rw.emit("matmul_cast_" + n,
+                        rw.call(op.cast, {page}, {{"target_type", dtype}, {"mode", std::int64_t{2}}}));
       if (fused_store) {
-        store.page(ctx, page, g.batch_index(i), i);
+        store.page(rw, page, g.batch_index(i), i);
         continue;
       }
-      ir::Expr assembled = ctx.call(op.assemble, {out, page, ctx.tuple({ctx.index(i * g.m), ctx.index(0)})});
-      if (i + 1 == g.pages) return ctx.finish(stmt, std::move(assembled));
-      out = ctx.emit(result, std::move(assembled));
+      ir::Expr assembled = rw.call(op.assemble, {out, page, rw.tuple({rw.index(i * g.m), rw.index(0)})});
+      if (i + 1 == g.pages) return rw.replace(std::move(assembled));
+      out = rw.emit(result, std::move(assembled));
     }
-    ctx.rebind(std::get<ir::Assign>(fused_store->v).var, store.tensor);
-    return ctx.finish_replaced(stmt);
+    rw.rebind(std::get<ir::Assign>(fused_store->v).var, store.tensor);
+    return rw.erase();
   }
 
   // FL-57: the store after the matmul, performed one page at a time.
@@ -153,80 +152,80 @@ struct FlattenBatchMatmul {
     ir::Expr window;                // [1, …, 1, M, N] for a rank>2 tensor
 
     FusedStore() = default;
-    FusedStore(FlattenContext& ctx, const ir::StmtNode* s, const BatchGeometry& g) : stmt(s) {
+    FusedStore(rewrite::Rewriter& rw, const ir::StmtNode* s, const BatchGeometry& g) : stmt(s) {
       const ir::Assign& a = std::get<ir::Assign>(s->v);
       const ir::Call& st = *ir::as<ir::Call>(a.value);
       name = std::string(ir::name_hint(a.var));
-      offsets = ir::as<ir::MakeTuple>(ctx.resolve(st.args[1]))->elements;
-      tensor = ctx.resolve(st.args[2]);
+      offsets = ir::as<ir::MakeTuple>(rw.resolve(st.args[1]))->elements;
+      tensor = rw.resolve(st.args[2]);
       kwargs = st.kwargs;
       const std::size_t rank = ir::tensor_type(tensor)->shape.size();
       if (rank > 2) {
-        FlattenContext::SpansOf spans(ctx, stmt);
-        std::vector<ir::Expr> w(rank - 2, ctx.index(1));
-        w.push_back(ctx.index(g.m));
-        w.push_back(ctx.index(g.n));
-        window = ctx.tuple(std::move(w));
+        rewrite::Rewriter::SpansOf spans(rw, stmt);
+        std::vector<ir::Expr> w(rank - 2, rw.index(1));
+        w.push_back(rw.index(g.m));
+        w.push_back(rw.index(g.n));
+        window = rw.tuple(std::move(w));
       }
     }
 
-    void page(FlattenContext& ctx, const ir::Expr& tile, const std::vector<std::int64_t>& idx, std::int64_t i) {
-      FlattenContext::SpansOf spans(ctx, stmt);
-      std::vector<ir::Expr> args = operands({tile, ctx.tuple(offsets_plus(offsets, idx, ctx.call_span())), tensor}, window);
+    void page(rewrite::Rewriter& rw, const ir::Expr& tile, const std::vector<std::int64_t>& idx, std::int64_t i) {
+      rewrite::Rewriter::SpansOf spans(rw, stmt);
+      std::vector<ir::Expr> args = operands({tile, rw.tuple(offsets_plus(offsets, idx, rw.call_span())), tensor}, window);
       const ir::Span& var_span = std::get<ir::Assign>(stmt->v).var->span;
-      tensor = ctx.emit(name + "_" + std::to_string(i), ctx.call(op_ids().store, std::move(args), kwargs), &var_span);
+      tensor = rw.emit(name + "_" + std::to_string(i), rw.call(op_ids().store, std::move(args), kwargs), &var_span);
     }
   };
 
   // FL-59: the producer of a column-packed accumulator chain.
-  static ir::Stmt into_packed(FlattenContext& ctx, const ir::Stmt& stmt, const BatchGeometry& g,
+  static ir::Stmt into_packed(rewrite::Rewriter& rw, const BatchGeometry& g,
                               const BatchOperand& lhs, const BatchOperand& rhs, const AccPack& pack) {
     const OpIds& op = op_ids();
-    const std::string result(ir::name_hint(ctx.original_var()));
-    ir::Expr acc = ctx.emit(result, ctx.call(op.create, {ctx.tuple({ctx.index(pack.rows), ctx.index(pack.pages * pack.cols)})},
+    const std::string result(ir::name_hint(rw.original_var()));
+    ir::Expr acc = rw.emit(result, rw.call(op.create, {rw.tuple({rw.index(pack.rows), rw.index(pack.pages * pack.cols)})},
                                              {{"dtype", pack.dtype}, {"target_memory", ir::MemorySpace::Acc}}));
     for (std::int64_t i = 0; i < g.pages; ++i) {
-      auto [l, r] = pages(ctx, g, lhs, rhs, i);
+      auto [l, r] = pages(rw, g, lhs, rhs, i);
       // One offset tuple for the window and its write-back: codegen recognises the
       // assemble as a copy onto itself by that identity (an Acc has no tile move).
-      ir::Expr at = ctx.tuple({ctx.index(0), ctx.index(i * g.n)});
-      ir::Expr assembled = update_page(ctx, acc, at, l, r, g, i, ir::make_bool(true, ctx.call_span()));
-      if (i + 1 == g.pages) return ctx.finish(stmt, std::move(assembled));
-      acc = ctx.emit(result, std::move(assembled));
+      ir::Expr at = rw.tuple({rw.index(0), rw.index(i * g.n)});
+      ir::Expr assembled = update_page(rw, acc, at, l, r, g, i, ir::make_bool(true, rw.call_span()));
+      if (i + 1 == g.pages) return rw.replace(std::move(assembled));
+      acc = rw.emit(result, std::move(assembled));
     }
-    ir::throw_internal_error(std::string(pass_name), "tile.batch_matmul with no pages", ctx.stmt_span());
+    ir::throw_internal_error(std::string(pass_name), "tile.batch_matmul with no pages", rw.stmt_span());
   }
 
   // acc_page_i = slice(acc, [M, N], at); matmul_acc_i = matmul_acc(acc_page_i, l, r[, init]);
   // returns assemble(acc, matmul_acc_i, at).
-  static ir::Expr update_page(FlattenContext& ctx, const ir::Expr& acc, const ir::Expr& at, const ir::Expr& l,
+  static ir::Expr update_page(rewrite::Rewriter& rw, const ir::Expr& acc, const ir::Expr& at, const ir::Expr& l,
                               const ir::Expr& r, const BatchGeometry& g, std::int64_t i, ir::Expr init = nullptr) {
     const OpIds& op = op_ids();
     const std::string n = std::to_string(i);
-    ir::Expr window = ctx.emit("acc_page_" + n, ctx.call(op.slice, {acc, ctx.tuple({ctx.index(g.m), ctx.index(g.n)}), at}));
-    ir::Expr product = ctx.emit("matmul_acc_" + n, ctx.call(op.matmul_acc, operands({window, l, r}, std::move(init))));
-    return ctx.call(op.assemble, {acc, product, at});
+    ir::Expr window = rw.emit("acc_page_" + n, rw.call(op.slice, {acc, rw.tuple({rw.index(g.m), rw.index(g.n)}), at}));
+    ir::Expr product = rw.emit("matmul_acc_" + n, rw.call(op.matmul_acc, operands({window, l, r}, std::move(init))));
+    return rw.call(op.assemble, {acc, product, at});
   }
 
   // FL-60…FL-62, FL-64: tile.batch_matmul_acc.
-  static ir::Stmt accumulate(FlattenContext& ctx, const ir::Stmt& stmt, const ir::Call& call, const BatchGeometry& g,
+  static ir::Stmt accumulate(const FlattenContext& ctx, rewrite::Rewriter& rw, const ir::Call& call, const BatchGeometry& g,
                              const BatchOperand& lhs, const BatchOperand& rhs) {
     const OpIds& op = op_ids();
     ir::Expr acc = call.args[0];
     const std::string name(ir::name_hint(acc));
     if (g.pages == 1) {
-      auto [l, r] = pages(ctx, g, lhs, rhs, 0);
-      return ctx.finish_as(stmt, name, ctx.call(op.matmul_acc, {acc, l, r}));
+      auto [l, r] = pages(rw, g, lhs, rhs, 0);
+      return rw.replace_as(name, rw.call(op.matmul_acc, {acc, l, r}));
     }
-    const bool packed = ctx.packing().of(ctx.original_call().args[0].get()) != nullptr;
+    const bool packed = ctx.packing().of(rw.original_call()->args[0].get()) != nullptr;
     for (std::int64_t i = 0; i < g.pages; ++i) {
-      auto [l, r] = pages(ctx, g, lhs, rhs, i);
-      ir::Expr at = packed ? ctx.tuple({ctx.index(0), ctx.index(i * g.n)}) : ctx.tuple({ctx.index(i * g.m), ctx.index(0)});
-      ir::Expr assembled = update_page(ctx, acc, at, l, r, g, i);
-      if (i + 1 == g.pages) return ctx.finish_as(stmt, name, std::move(assembled));
-      acc = ctx.emit(name, std::move(assembled));
+      auto [l, r] = pages(rw, g, lhs, rhs, i);
+      ir::Expr at = packed ? rw.tuple({rw.index(0), rw.index(i * g.n)}) : rw.tuple({rw.index(i * g.m), rw.index(0)});
+      ir::Expr assembled = update_page(rw, acc, at, l, r, g, i);
+      if (i + 1 == g.pages) return rw.replace_as(name, std::move(assembled));
+      acc = rw.emit(name, std::move(assembled));
     }
-    ir::throw_internal_error(std::string(pass_name), "tile.batch_matmul_acc with no pages", ctx.stmt_span());
+    ir::throw_internal_error(std::string(pass_name), "tile.batch_matmul_acc with no pages", rw.stmt_span());
   }
 };
 

@@ -17,11 +17,11 @@ struct FlattenDroppedStatement {
   static constexpr auto roots = rewrite::ops_of<"tile.load", "tile.transpose_view", "tile.reshape", "tile.store">;
   static constexpr int benefit = 2;  // before the rules that would rewrite the statement
 
-  ir::Stmt apply(FlattenContext& ctx, const ir::Stmt& stmt, const ir::Call& call) const {
-    auto kind = ctx.batch_plan().dropped_kind(ctx.original().get());
+  ir::Stmt apply(FlattenContext& ctx, rewrite::Rewriter& rw, const ir::Stmt&, const ir::Call& call) const {
+    auto kind = ctx.batch_plan().dropped_kind(rw.original().get());
     if (!kind) return nullptr;
-    if (*kind == DroppedKind::peeled_reshape) ctx.rebind(ctx.original_var(), call.args[0]);
-    return ctx.finish_replaced(stmt);
+    if (*kind == DroppedKind::peeled_reshape) rw.rebind(rw.original_var(), call.args[0]);
+    return rw.erase();
   }
 };
 

@@ -1,8 +1,9 @@
 #pragma once
 // FL-38/FL-39: any other tile op whose operands changed is built again through its registry
-// row, so the 2D operand types deduce a 2D result. Tried after every family rule.
-#include "tilewright/passes/flatten_tile_nd_to_2d/context.hpp"
-#include "tilewright/rewrite/op_set.hpp"
+// row, so the 2D operand types deduce a 2D result. Tried after every family rule. Ops without
+// a deducer keep their (mapped) annotation. An op is a tile op by its id's family, so a
+// downstream op registered as one (OpRow::in_family) is lowered the same way.
+#include "tilewright/passes/flatten_tile_nd_to_2d/rules/shape_operand.hpp"
 
 namespace tilewright::passes::flatten {
 
@@ -14,18 +15,17 @@ inline bool operands_changed(const ir::Call& now, const ir::Call& before) {
   return !(now.kwargs == before.kwargs);
 }
 
-struct FlattenGenericTileOp {
-  static constexpr std::string_view name = "flatten-generic-tile-op";
-  static constexpr auto roots = rewrite::any_op;
-  static constexpr int benefit = 0;
-
-  ir::Stmt apply(FlattenContext& ctx, const ir::Stmt& stmt, const ir::Call& call) const {
-    if (stmt == ctx.original() || !ctx.is_tile_op(call.callee.op)) return nullptr;
-    if (!operands_changed(call, ctx.original_call())) return nullptr;  // only the result type was mapped
-    // Ops without a deducer keep their (mapped) annotation.
-    ir::Expr value = ctx.call(call.callee.op, call.args, call.kwargs, call.attrs, (*ir::stmt_call_expr(stmt))->type);
-    return ctx.finish(stmt, std::move(value));
-  }
-};
+inline constexpr auto flatten_generic_tile_op = [] {
+  using namespace rule_parts;
+  using namespace rewrite;
+  // Only the result type was mapped when the operands are the same: nothing to re-deduce.
+  auto operands_moved = when([](const auto& m) {
+    const rewrite::Rewriter& rw = m.rewriter();
+    const ir::Call& now = *ir::as<ir::Call>(m[_c]);
+    return m.root() != rw.original() && ir::is_tile_op(now.callee.op) && operands_changed(now, *rw.original_call());
+  });
+  return with_benefit<0>(rule("flatten-generic-tile-op", stmt_of(bind(_c, call(any_op, etc))), operands_moved,
+                              replace(recreate(_c))));
+}();
 
 }  // namespace tilewright::passes::flatten

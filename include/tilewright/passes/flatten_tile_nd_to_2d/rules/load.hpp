@@ -21,22 +21,22 @@ namespace tilewright::passes::flatten {
 // FL-15: tensor.view(src, [prod(leading), last]) — with the collapsed valid shape when the
 // source is partially valid, and an explicit empty valid operand when it carries a pad.
 // The 2D source a natural NZ load (whole, or one batch page, FL-54) is issued on.
-inline ir::Expr collapsed_tensor_view(const FlattenContext& ctx, const ir::Expr& src, const ir::TensorType& t) {
-  const ir::Span& span = ctx.call_span();
-  std::vector<ir::Expr> args{src, ctx.tuple({leading_product(t.shape, span), t.shape.back()})};
+inline ir::Expr collapsed_tensor_view(const rewrite::Rewriter& rw, const ir::Expr& src, const ir::TensorType& t) {
+  const ir::Span& span = rw.call_span();
+  std::vector<ir::Expr> args{src, rw.tuple({leading_product(t.shape, span), t.shape.back()})};
   if (t.view && !t.view->valid_shape.empty())
-    args.push_back(ctx.tuple(merged_valid_shape(t.view->valid_shape, span)));
+    args.push_back(rw.tuple(merged_valid_shape(t.view->valid_shape, span)));
   else if (t.view && t.view->pad != ir::PadValue::null)
-    args.push_back(ctx.tuple({}));
-  return ctx.call(op_ids().tensor_view, std::move(args));
+    args.push_back(rw.tuple({}));
+  return rw.call(op_ids().tensor_view, std::move(args));
 }
 
 struct FlattenLoad {
   static constexpr std::string_view name = "flatten-load";
   static constexpr auto roots = rewrite::ops_of<"tile.load">;
 
-  ir::Stmt apply(FlattenContext& ctx, const ir::Stmt& stmt, const ir::Call& call) const {
-    const ir::TileType* result = ctx.original_result_tile();
+  ir::Stmt apply(FlattenContext&, rewrite::Rewriter& rw, const ir::Stmt&, const ir::Call& call) const {
+    const ir::TileType* result = original_result_tile(rw);
     const ir::TensorType* source = ir::tensor_type(call.args[0]);
     if (!result || !source || !is_natural_nz_load(*result, *source)) return nullptr;
     if (nz_window_problem(call, *result, *source)) return nullptr;
@@ -45,12 +45,12 @@ struct FlattenLoad {
     const auto& valid = ir::as<ir::MakeTuple>(call.args[call.args.size() > 3 ? 3 : 2])->elements;
 
     const ir::Expr view =
-        ctx.emit(std::string(ir::name_hint(ctx.original_var())) + "_view2d", collapsed_tensor_view(ctx, call.args[0], *source));
-    const ir::Span& span = ctx.call_span();
-    std::vector<ir::Expr> args{view, ctx.tuple(collapsed_offset(offsets, source->shape, span)),
-                               ctx.tuple(merged_shape(shapes, "tile.load window", span)),
-                               ctx.tuple(merged_valid_shape(valid, span))};
-    return ctx.finish(stmt, ctx.call(call.callee.op, std::move(args), call.kwargs, call.attrs));
+        rw.emit(std::string(ir::name_hint(rw.original_var())) + "_view2d", collapsed_tensor_view(rw, call.args[0], *source));
+    const ir::Span& span = rw.call_span();
+    std::vector<ir::Expr> args{view, rw.tuple(collapsed_offset(offsets, source->shape, span)),
+                               rw.tuple(merged_shape(shapes, "tile.load window", span)),
+                               rw.tuple(merged_valid_shape(valid, span))};
+    return rw.replace(rw.call(call.callee.op, std::move(args), call.kwargs, call.attrs));
   }
 };
 

@@ -30,76 +30,76 @@ struct FlattenPackedAccumulator {
   static constexpr auto roots = rewrite::ops_of<"tile.create", "tile.store", "tile.slice", "tile.assemble">;
   static constexpr int benefit = 2;  // before the create / store / assemble / generic rules
 
-  ir::Stmt apply(FlattenContext& ctx, const ir::Stmt& stmt, const ir::Call& call) const {
+  ir::Stmt apply(FlattenContext& ctx, rewrite::Rewriter& rw, const ir::Stmt&, const ir::Call& call) const {
     const OpIds& op = op_ids();
-    const ir::Call& before = ctx.original_call();
-    const ir::ExprNode* subject = call.callee.op == op.create ? ctx.original_var().get()
+    const ir::Call& before = *rw.original_call();
+    const ir::ExprNode* subject = call.callee.op == op.create ? rw.original_var().get()
                                   : before.args.empty()       ? nullptr
                                                               : before.args[0].get();
     const AccPack* pack = subject ? ctx.packing().of(subject) : nullptr;
     if (!pack) return nullptr;
-    if (call.callee.op == op.create) return allocation(ctx, stmt, call, *pack);
-    if (call.callee.op == op.store) return drain(ctx, stmt, call, *pack);
+    if (call.callee.op == op.create) return allocation(rw, call, *pack);
+    if (call.callee.op == op.store) return drain(rw, call, *pack);
     if (!pack->row_windows)
       ir::throw_internal_error(std::string(pass_name), "a packed batch accumulator addressed by a window",
-                               ctx.stmt_span());
+                               rw.stmt_span());
     std::vector<ir::Expr> args = call.args;
-    args[2] = ctx.tuple(packed_origin(ctx, ir::as<ir::MakeTuple>(call.args[2])->elements, *pack));
-    return ctx.finish(stmt, ctx.call(call.callee.op, std::move(args), call.kwargs, call.attrs));
+    args[2] = rw.tuple(packed_origin(rw, ir::as<ir::MakeTuple>(call.args[2])->elements, *pack));
+    return rw.replace(rw.call(call.callee.op, std::move(args), call.kwargs, call.attrs));
   }
 
  private:
-  static ir::Stmt allocation(FlattenContext& ctx, const ir::Stmt& stmt, const ir::Call& call, const AccPack& p) {
+  static ir::Stmt allocation(rewrite::Rewriter& rw, const ir::Call& call, const AccPack& p) {
     std::vector<ir::Expr> args = call.args;
-    args[0] = ctx.tuple({ctx.index(p.rows), ctx.index(p.pages * p.cols)});
+    args[0] = rw.tuple({rw.index(p.rows), rw.index(p.pages * p.cols)});
     ir::Kwargs kwargs;
     for (const auto& kv : call.kwargs)
       if (kv.first != "target_memory") kwargs.push_back(kv);
     kwargs.emplace_back("target_memory", ir::MemorySpace::Acc);
-    return ctx.finish(stmt, ctx.call(call.callee.op, std::move(args), std::move(kwargs), call.attrs));
+    return rw.replace(rw.call(call.callee.op, std::move(args), std::move(kwargs), call.attrs));
   }
 
   // (o0, o1) of the logical [T*R, N] accumulator → (0, (o0 // R) * N + o1).
-  static std::vector<ir::Expr> packed_origin(const FlattenContext& ctx, const std::vector<ir::Expr>& at,
+  static std::vector<ir::Expr> packed_origin(const rewrite::Rewriter& rw, const std::vector<ir::Expr>& at,
                                              const AccPack& p) {
-    const ir::Span& span = ctx.call_span();
+    const ir::Span& span = rw.call_span();
     ir::Expr band;
     if (auto row = ir::const_int(at[0])) {
-      band = ctx.index(*row / p.rows);
+      band = rw.index(*row / p.rows);
     } else {
-      band = ir::make_expr(ir::Binary{ir::BinaryOp::FloorDiv, at[0], ctx.index(p.rows)},
+      band = ir::make_expr(ir::Binary{ir::BinaryOp::FloorDiv, at[0], rw.index(p.rows)},
                            ir::scalar_type(ir::DataType::INDEX), span);
     }
-    return {ctx.index(0), fold_add(fold_mul(band, ctx.index(p.cols), span), at[1], span)};
+    return {rw.index(0), fold_add(fold_mul(band, rw.index(p.cols), span), at[1], span)};
   }
 
-  static ir::Stmt drain(FlattenContext& ctx, const ir::Stmt& stmt, const ir::Call& call, const AccPack& p) {
+  static ir::Stmt drain(rewrite::Rewriter& rw, const ir::Call& call, const AccPack& p) {
     const OpIds& op = op_ids();
     const auto& offsets = ir::as<ir::MakeTuple>(call.args[1])->elements;
     const std::size_t rank = offsets.size();
     ir::Expr tensor = call.args[2];
-    ir::Expr page_shape = ctx.tuple({ctx.index(p.rows), ctx.index(p.cols)});
+    ir::Expr page_shape = rw.tuple({rw.index(p.rows), rw.index(p.cols)});
     ir::Expr window;
     if (!p.row_windows) {
-      std::vector<ir::Expr> w(rank - 2, ctx.index(1));
-      w.push_back(ctx.index(p.rows));
-      w.push_back(ctx.index(p.cols));
-      window = ctx.tuple(std::move(w));
+      std::vector<ir::Expr> w(rank - 2, rw.index(1));
+      w.push_back(rw.index(p.rows));
+      w.push_back(rw.index(p.cols));
+      window = rw.tuple(std::move(w));
     }
-    const std::string result(ir::name_hint(ctx.original_var()));
+    const std::string result(ir::name_hint(rw.original_var()));
     for (std::int64_t b = 0; b < p.pages; ++b) {
-      ir::Expr page = ctx.emit("acc_drain_" + std::to_string(b),
-                               ctx.call(op.slice, {call.args[0], page_shape, ctx.tuple({ctx.index(0), ctx.index(b * p.cols)})}));
+      ir::Expr page = rw.emit("acc_drain_" + std::to_string(b),
+                               rw.call(op.slice, {call.args[0], page_shape, rw.tuple({rw.index(0), rw.index(b * p.cols)})}));
       // Window t sits at logical row t*R; batch page b at the tensor's leading axes, which
       // are the accumulator's batch axes (FL-64b: the same rank).
-      std::vector<ir::Expr> at = p.row_windows ? offsets_plus(offsets, {b * p.rows}, ctx.call_span())
-                                               : offsets_plus(offsets, unravel(b, p.batch_dims), ctx.call_span());
-      ir::Expr stored = ctx.call(op.store, operands({page, ctx.tuple(std::move(at)), tensor}, window), call.kwargs,
-                                 call.attrs);
-      if (b + 1 == p.pages) return ctx.finish(stmt, std::move(stored));
-      tensor = ctx.emit(result, std::move(stored));
+      std::vector<ir::Expr> at = p.row_windows ? offsets_plus(offsets, {b * p.rows}, rw.call_span())
+                                               : offsets_plus(offsets, unravel(b, p.batch_dims), rw.call_span());
+      ir::Expr stored = rw.call(op.store, operands({page, rw.tuple(std::move(at)), tensor}, window), call.kwargs,
+                                call.attrs);
+      if (b + 1 == p.pages) return rw.replace(std::move(stored));
+      tensor = rw.emit(result, std::move(stored));
     }
-    ir::throw_internal_error(std::string(pass_name), "a packed accumulator with no pages", ctx.stmt_span());
+    ir::throw_internal_error(std::string(pass_name), "a packed accumulator with no pages", rw.stmt_span());
   }
 };
 

@@ -6,17 +6,16 @@
 // tile ops whose result rank comes from a shape operand, which is why the generic path
 // cannot lower them. The one-argument reinterpret_view, and 2D targets, take the generic path.
 #include "tilewright/passes/flatten_tile_nd_to_2d/rules/shape_operand.hpp"
-#include "tilewright/rewrite/op_set.hpp"
 
 namespace tilewright::passes::flatten {
 
-struct FlattenReshape {
-  static constexpr std::string_view name = "flatten-reshape";
-  static constexpr auto roots = rewrite::ops_of<"tile.reshape", "tile.reinterpret_view">;
-
-  ir::Stmt apply(FlattenContext& ctx, const ir::Stmt& stmt, const ir::Call& call) const {
-    return call.args.size() == 2 ? with_merged_shape_operand(ctx, stmt, call, 1) : nullptr;
-  }
-};
+inline constexpr auto flatten_reshape = [] {
+  using namespace rule_parts;
+  using namespace rewrite;
+  return rule("flatten-reshape",
+              stmt_of(bind(_c, call(ops_of<"tile.reshape", "tile.reinterpret_view">, _, bind(_x, tuple(etc))))),
+              flattens_result,
+              replace(recreate(_c, arg<1>(merged_shape_operand))));
+}();
 
 }  // namespace tilewright::passes::flatten

@@ -26,11 +26,11 @@ struct FlattenTranspose {
   static constexpr std::string_view name = "flatten-transpose";
   static constexpr auto roots = rewrite::ops_of<"tile.transpose">;
 
-  ir::Stmt apply(FlattenContext& ctx, const ir::Stmt& stmt, const ir::Call& call) const {
-    const ir::TileType* input = ctx.original_arg_tile(0);
+  ir::Stmt apply(FlattenContext&, rewrite::Rewriter& rw, const ir::Stmt&, const ir::Call& call) const {
+    const ir::TileType* input = original_arg_tile(rw, 0);
     if (!input || call.args.size() != 3) return nullptr;
-    if (input->shape.size() <= 2) return with_scratch(ctx, stmt, call);
-    return unrolled(ctx, stmt, call, *input);
+    if (input->shape.size() <= 2) return with_scratch(rw, call);
+    return unrolled(rw, call, *input);
   }
 
  private:
@@ -39,44 +39,44 @@ struct FlattenTranspose {
     return {{"dtype", like.dtype}, {"target_memory", like.memory.value_or(ir::MemorySpace::Vec)}};
   }
 
-  static ir::Stmt with_scratch(FlattenContext& ctx, const ir::Stmt& stmt, const ir::Call& call) {
+  static ir::Stmt with_scratch(rewrite::Rewriter& rw, const ir::Call& call) {
     const ir::TileType& in = *ir::tile_type(call.args[0]);
-    ir::Expr scratch = ctx.emit("transpose_tmp", ctx.call(op_ids().create, {ctx.tuple(in.shape)}, scratch_kwargs(in)));
-    return ctx.finish(stmt, ctx.call(call.callee.op, {call.args[0], call.args[1], call.args[2], scratch},
+    ir::Expr scratch = rw.emit("transpose_tmp", rw.call(op_ids().create, {rw.tuple(in.shape)}, scratch_kwargs(in)));
+    return rw.replace(rw.call(call.callee.op, {call.args[0], call.args[1], call.args[2], scratch},
                                      call.kwargs, call.attrs));
   }
 
-  static ir::Stmt unrolled(FlattenContext& ctx, const ir::Stmt& stmt, const ir::Call& call,
+  static ir::Stmt unrolled(rewrite::Rewriter& rw, const ir::Call& call,
                            const ir::TileType& input) {
     const OpIds& op = op_ids();
     const std::size_t rank = input.shape.size();
-    (void)transpose_axes(call, rank, ctx.stmt_span());  // re-validates; the analysis rejected batch axes
+    (void)transpose_axes(call, rank, rw.stmt_span());  // re-validates; the analysis rejected batch axes
     const std::int64_t rows = *ir::const_int(input.shape[rank - 2]);
     const std::int64_t cols = *ir::const_int(input.shape[rank - 1]);
-    const std::int64_t pages = *ir::const_int(merged_shape(input.shape, "tile.transpose input", ctx.call_span())[0]) / rows;
+    const std::int64_t pages = *ir::const_int(merged_shape(input.shape, "tile.transpose input", rw.call_span())[0]) / rows;
 
     ir::Expr source = call.args[0];
     const ir::TileType& flat = *ir::tile_type(source);
     if (flat.shape.size() > 2)  // hand-built IR: the operand was not flattened by its producer
-      source = ctx.emit("trans_in_2d", ctx.call(op.reshape, {source, ctx.tuple({ctx.index(pages * rows), ctx.index(cols)})}));
+      source = rw.emit("trans_in_2d", rw.call(op.reshape, {source, rw.tuple({rw.index(pages * rows), rw.index(cols)})}));
     const ir::Kwargs kwargs = scratch_kwargs(flat);
-    const std::string result_name(ir::name_hint(ctx.original_var()));
+    const std::string result_name(ir::name_hint(rw.original_var()));
 
-    ir::Expr out = ctx.emit(result_name, ctx.call(op.create, {ctx.tuple({ctx.index(pages * cols), ctx.index(rows)})}, kwargs));
-    ir::Expr pool = ctx.emit("trans_tmp_pool", ctx.call(op.create, {ctx.tuple({ctx.index(pages * rows), ctx.index(cols)})}, kwargs));
-    ir::Expr page_shape = ctx.tuple({ctx.index(rows), ctx.index(cols)});
-    ir::Expr axis0 = ctx.index(0), axis1 = ctx.index(1);
+    ir::Expr out = rw.emit(result_name, rw.call(op.create, {rw.tuple({rw.index(pages * cols), rw.index(rows)})}, kwargs));
+    ir::Expr pool = rw.emit("trans_tmp_pool", rw.call(op.create, {rw.tuple({rw.index(pages * rows), rw.index(cols)})}, kwargs));
+    ir::Expr page_shape = rw.tuple({rw.index(rows), rw.index(cols)});
+    ir::Expr axis0 = rw.index(0), axis1 = rw.index(1);
     for (std::int64_t i = 0; i < pages; ++i) {
       const std::string n = std::to_string(i);
-      ir::Expr at = ctx.tuple({ctx.index(i * rows), ctx.index(0)});
-      ir::Expr page = ctx.emit("trans_page_" + n, ctx.call(op.slice, {source, page_shape, at}));
-      ir::Expr tmp = ctx.emit("trans_tmp_" + n, ctx.call(op.slice, {pool, page_shape, at}));
-      ir::Expr trans = ctx.emit("trans_" + n, ctx.call(call.callee.op, {page, axis0, axis1, tmp}));
-      ir::Expr assembled = ctx.call(op.assemble, {out, trans, ctx.tuple({ctx.index(i * cols), ctx.index(0)})});
-      if (i + 1 == pages) return ctx.finish(stmt, std::move(assembled));
-      out = ctx.emit(result_name, std::move(assembled));
+      ir::Expr at = rw.tuple({rw.index(i * rows), rw.index(0)});
+      ir::Expr page = rw.emit("trans_page_" + n, rw.call(op.slice, {source, page_shape, at}));
+      ir::Expr tmp = rw.emit("trans_tmp_" + n, rw.call(op.slice, {pool, page_shape, at}));
+      ir::Expr trans = rw.emit("trans_" + n, rw.call(call.callee.op, {page, axis0, axis1, tmp}));
+      ir::Expr assembled = rw.call(op.assemble, {out, trans, rw.tuple({rw.index(i * cols), rw.index(0)})});
+      if (i + 1 == pages) return rw.replace(std::move(assembled));
+      out = rw.emit(result_name, std::move(assembled));
     }
-    ir::throw_internal_error(std::string(pass_name), "tile.transpose of an empty batch", ctx.stmt_span());
+    ir::throw_internal_error(std::string(pass_name), "tile.transpose of an empty batch", rw.stmt_span());
   }
 };
 
