@@ -151,15 +151,20 @@ inline PVal Parser::call_path(const std::string& path, const Span& s) {
     return of(build_op(name, std::move(a), s), s);
   }
   if (seg[0] == "pld" && seg.size() >= 2) {
-    std::string name = "pld";
-    for (std::size_t i = 1; i < seg.size(); ++i)
-      name += "." + (i + 1 == seg.size() ? op_stem(seg[i]) : std::string(seg[i]));
     CallArgs a = parse_call_args(path);
-    return of(build_op(name, std::move(a), s), s);
+    return of(build_op(dotted_op_name(seg, 0), std::move(a), s), s);
   }
   if (seg[0] == "pl" && seg.size() == 2) {
     CallArgs a = parse_call_args(path);
     return of(sugar_call(std::string(seg[1]), std::move(a), s), s);
+  }
+  // An op of the registry in a namespace of its own (a downstream `pl.mylib.scale`).
+  if (seg[0] == "pl" && seg.size() >= 3) {
+    std::string name = dotted_op_name(seg, 1);
+    if (find_op(name)) {
+      CallArgs a = parse_call_args(path);
+      return of(build_op(name, std::move(a), s), s);
+    }
   }
   fail(s, "unknown function '" + path + "'");
 }

@@ -232,4 +232,12 @@ inline std::string op_stem(std::string_view last) {
   return std::string(last);
 }
 
+// seg[from] . … . op_stem(seg.back()): the op name a dotted call path spells.
+inline std::string dotted_op_name(const std::vector<std::string_view>& seg, std::size_t from) {
+  std::string name(seg[from]);
+  for (std::size_t i = from + 1; i < seg.size(); ++i)
+    name += "." + (i + 1 == seg.size() ? op_stem(seg[i]) : std::string(seg[i]));
+  return name;
+}
+
 }  // namespace tilewright::text::parser_detail

@@ -223,10 +223,8 @@ inline void Printer::call(const ir::Call& c) {
     if (in_program) out += "self.";
     out += c.callee.function;
   }
-  if (split_aiv_depth > 0) {
-    auto last = last_component(ir::op_name(op));
-    in_split_aiv_drop = last == "aiv_shard" || last == "aic_gather";
-  }
+  if (split_aiv_depth > 0)
+    for (ir::OpId drop : ops.split_drops) in_split_aiv_drop = in_split_aiv_drop || op == drop;
 
   if ((op == ops.tile_full || op == ops.tensor_full) && c.args.size() == 2) {
     positional(0, 1);

@@ -101,11 +101,6 @@ inline std::string callee_spelling(std::string_view name) {
   return s;
 }
 
-inline std::string_view last_component(std::string_view name) noexcept {
-  auto dot = name.rfind('.');
-  return dot == std::string_view::npos ? name : name.substr(dot + 1);
-}
-
 // Ops whose DSL signature differs from the IR argument list, interned once.
 struct SpecialOps {
   ir::OpId tensor_add = ir::intern_op("tensor.add");
@@ -123,6 +118,9 @@ struct SpecialOps {
   ir::OpId sync_set = ir::intern_op("system.sync_set");
   ir::OpId sync_wait = ir::intern_op("system.sync_wait");
   ir::OpId alloc_window_buffer = ir::intern_op("pld.tensor.alloc_window_buffer");
+  // Inside split_aiv these print without their `split` kwarg.
+  ir::OpId split_drops[4] = {ir::intern_op("tile.aiv_shard"), ir::intern_op("tile.aic_gather"),
+                             ir::intern_op("tensor.aiv_shard"), ir::intern_op("tensor.aic_gather")};
 
   static const SpecialOps& get() {
     static const SpecialOps ops;
