@@ -6,6 +6,8 @@
 // pair, NZ row-major over its blocked rank-5 shape. Bare tensors, explicit strides and all
 // other types keep their identity. Calls keep their own (now materialized) result type and
 // are never re-deduced: re-deduction would undo the 2D load types FlattenTileNdTo2D wrote.
+// The whole pass is one type mapping on the shared ir::TypeMappingMutator (each distinct type
+// node materialized once); no rule is needed, since no statement changes but through types.
 #include "tilewright/ir/geometry.hpp"
 #include "tilewright/ir/index_arith.hpp"
 #include "tilewright/ir/type_map.hpp"
