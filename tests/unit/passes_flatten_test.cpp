@@ -330,5 +330,6 @@ TEST_CASE("FL-01/FL-38: pass identity, properties, pipeline position and rule st
   CHECK(ctx.stats.get("FlattenTileNdTo2D.flatten-generic-tile-op: applied") == 2);
   CHECK(ctx.stats.get("FlattenTileNdTo2D.flatten-store: applied") == 1);
   CHECK(ctx.stats.get("FlattenTileNdTo2D.flatten-load: applied") == 0);  // Vec: the type mapping suffices
+  CHECK(ctx.stats.get("FlattenTileNdTo2D.loads retyped by the type mapping alone") == 1);
   CHECK(ctx.stats.get("FlattenTileNdTo2D.functions changed") == 1);
 }

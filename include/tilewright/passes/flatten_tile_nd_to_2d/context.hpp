@@ -7,6 +7,8 @@
 // pre-flatten tile dims of a store, the ND target of an assemble. A rule that gives a
 // statement's result a new type (re-deduction can differ from the mapped annotation) goes
 // through rw.replace, which re-types and rebinds the Var for later uses.
+#include <cstdint>
+
 #include "tilewright/backend/backend.hpp"
 #include "tilewright/passes/flatten_tile_nd_to_2d/analysis.hpp"
 #include "tilewright/passes/flatten_tile_nd_to_2d/op_ids.hpp"
@@ -29,6 +31,11 @@ class FlattenContext {
     return it == analysis_->geometries.end() ? nullptr : &it->second;
   }
 
+  // Loads of a >2D tile that no rule rewrites: the walker's type mapping alone gives them the
+  // 2D tile (FL-13). Counted so that --stats accounts for every retyped load.
+  void count_retyped_load() noexcept { ++retyped_loads_; }
+  [[nodiscard]] std::uint64_t retyped_loads() const noexcept { return retyped_loads_; }
+
  private:
   static const FunctionAnalysis& no_analysis() {
     static const FunctionAnalysis none;
@@ -37,6 +44,7 @@ class FlattenContext {
 
   backend::BackendInfo backend_;
   const FunctionAnalysis* analysis_;
+  std::uint64_t retyped_loads_ = 0;
 };
 
 // The original result type / the type of argument `i` of the statement being rewritten,

@@ -31,6 +31,7 @@ ir::Function flatten_function(const ir::Function& f, pass::PassContext& ctx, con
   for (const auto& p : f->params) walker.substitute(p.var, p.var);
   ir::Stmt body = walker.run(f->body);
   walker.report(ctx.stats, pass_name);
+  ctx.stats.add(pass_name, "loads retyped by the type mapping alone", context.retyped_loads());
   if (body != f->body) body = narrow_acc_carries(body, ctx.registry());
   if (body == f->body) return f;
   ir::FunctionNode copy = *f;

@@ -35,11 +35,14 @@ struct FlattenLoad {
   static constexpr std::string_view name = "flatten-load";
   static constexpr auto roots = rewrite::ops_of<"tile.load">;
 
-  ir::Stmt apply(FlattenContext&, rewrite::Rewriter& rw, const ir::Stmt&, const ir::Call& call) const {
+  ir::Stmt apply(FlattenContext& ctx, rewrite::Rewriter& rw, const ir::Stmt&, const ir::Call& call) const {
     const ir::TileType* result = original_result_tile(rw);
     const ir::TensorType* source = ir::tensor_type(call.args[0]);
-    if (!result || !source || !is_natural_nz_load(*result, *source)) return nullptr;
-    if (nz_window_problem(call, *result, *source)) return nullptr;
+    if (!result || !source || !is_flattenable(*result)) return nullptr;
+    if (!is_natural_nz_load(*result, *source) || nz_window_problem(call, *result, *source)) {
+      ctx.count_retyped_load();  // the type mapping did it all
+      return nullptr;
+    }
     const auto& offsets = ir::as<ir::MakeTuple>(call.args[1])->elements;
     const auto& shapes = ir::as<ir::MakeTuple>(call.args[2])->elements;
     const auto& valid = ir::as<ir::MakeTuple>(call.args[call.args.size() > 3 ? 3 : 2])->elements;
