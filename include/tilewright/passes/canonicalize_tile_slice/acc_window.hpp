@@ -20,16 +20,20 @@ namespace tilewright::passes::canonicalize {
 
 namespace acc_detail {
 
-// The fix, spelled out only when the parent splits into whole windows: the same memory
-// addressed as column bands, which span every row.
-inline std::string column_packing_fix(std::int64_t rows, std::int64_t cols,
-                                      std::int64_t parent_rows) {
-  if (rows <= 0 || parent_rows % rows != 0) return {};
-  const std::string r = std::to_string(rows), c = std::to_string(cols);
-  const std::string packed = std::to_string(parent_rows / rows * cols);
-  return " Fix: slice the accumulator along columns instead of rows — allocate " + r + "x" +
-         packed + " and use tile.slice(acc, [" + r + ", " + c + "], [0, i * " + c + "]); " +
-         "that is the same L0C memory, addressed in the order the hardware writes it.";
+// The spelling that works, which differs from the rejected one only in the sliced axis. When
+// the parent splits into whole windows, the same memory packed as column bands (the packing
+// FlattenTileNdTo2D uses for batched accumulators); otherwise a window over every row.
+inline std::string column_slice_fix(std::int64_t rows, std::int64_t cols,
+                                    std::int64_t parent_rows) {
+  using std::to_string;
+  const std::string r = to_string(rows), c = to_string(cols);
+  if (auto packed = math::pack_row_windows(parent_rows, cols, rows))
+    return " Fix: slice the accumulator along columns instead of rows — allocate " + r + "x" +
+           to_string(packed->cols) + " and use tile.slice(acc, [" + r + ", " + c + "], [0, i * " +
+           c + "]); that is the same L0C memory, addressed in the order the hardware writes it.";
+  const std::string pr = to_string(parent_rows);
+  return " Fix: slice the accumulator along columns, so that each window spans all " + pr +
+         " rows: tile.slice(acc, [" + pr + ", " + c + "], [0, j]).";
 }
 
 }  // namespace acc_detail
@@ -62,7 +66,7 @@ inline void check_accumulator_window(ir::OpId op, const ir::Span& span, const ir
       " columns of each row tile would be correct.\n" +
       "A matmul destination must span every row of its parent tile, or lie inside one " + block +
       "-column block (at most " + block + " columns wide)." +
-      acc_detail::column_packing_fix(*rows, *cols, *parent_rows) +
+      acc_detail::column_slice_fix(*rows, *cols, *parent_rows) +
       "\nNote: a compiler pass may have created this window; if the kernel has no such " +
       "tile.slice, report it rather than reshaping the kernel around it.";
   ir::throw_user_error(std::string(pass_name), std::move(message), span);

@@ -15,6 +15,7 @@
 // so the map stays acyclic and one forward sweep suffices.
 #include <cstdint>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -158,12 +159,43 @@ class Collector {
                                               result_.slices, constants_)
                          : std::nullopt;
     if (canonical) {
-      result_.slices.emplace(var.get(),
-                             Slice{var, ir::as<ir::Call>(a.value)->args[0], std::move(*canonical)});
+      std::optional<Window> physical = physical_window(var, *canonical);
+      result_.slices.emplace(var.get(), Slice{var, std::move(*canonical), std::move(physical)});
       result_.order.push_back(var.get());
+    } else {
+      accumulator_use(a.value);
+    }
+    track_view(var, a.value);
+  }
+
+  // Where the bytes of canonical slice `var`, with `window` against its chain's base, start.
+  std::optional<Window> physical_window(const ir::Expr& var, const Window& window) const {
+    if (!views_.contains(window.base.get())) return window;  // the base is an allocation
+    // The base is a view itself: its own window, composed, when the sweep knows it exactly.
+    const Window* composed = find_by_var(windows_, var);
+    if (composed && !composed->first_trip_only && !views_.contains(composed->base.get()))
+      return *composed;
+    return std::nullopt;
+  }
+
+  // Vars whose bytes start somewhere inside another tile's storage: every slice, and whatever
+  // names the same storage as one (aliases, views and in-place ops, carries, merges) — with or
+  // without the same extent, unlike the window edges.
+  void track_view(const ir::Expr& var, const ir::Expr& value) {
+    if (is_view(value)) {
+      views_.insert(var.get());
       return;
     }
-    accumulator_use(a.value);
+    auto* call = ir::as<ir::Call>(value);
+    if (!call || !call->callee.op) return;
+    const int source = call->callee.op == slice_op_ ? 0 : relations_.of(call->callee.op).aliased_source;
+    if (call->callee.op == slice_op_ ||
+        (source >= 0 && static_cast<std::size_t>(source) < call->args.size() &&
+         is_view(call->args[source])))
+      views_.insert(var.get());
+  }
+  [[nodiscard]] bool is_view(const ir::Expr& e) const {
+    return ir::is_var_like(e) && views_.contains(e.get());
   }
 
   // CT-23: `v = w`, and `v = op(src, …)` whose result lives in `src`'s storage.
@@ -180,10 +212,12 @@ class Collector {
       bind(var, call->args[source]);
   }
 
-  void bind(const ir::Expr& target, const ir::Expr& source) {
+  void bind(const ir::Expr& target, const ir::Expr& source, bool first_trip_only = false) {
     const Window* w = find_by_var(windows_, source);
     if (!w || !same_window_extent(target->type, source->type)) return;
-    windows_.emplace(target.get(), Window(*w));  // copied first: emplace may rehash
+    Window named = *w;  // copied first: emplace may rehash
+    named.first_trip_only |= first_trip_only;
+    windows_.emplace(target.get(), std::move(named));
   }
 
   // The operand an accumulating call writes, when it is a Var.
@@ -208,7 +242,10 @@ class Collector {
   // A carry names its initializer's window on entry (bound before the body is visited).
   void enter_loop(const std::vector<ir::Expr>& iter_args) {
     for (const auto& ia : iter_args)
-      if (auto* it = ir::as<ir::IterArg>(ia)) bind(ia, it->init);
+      if (auto* it = ir::as<ir::IterArg>(ia)) {
+        bind(ia, it->init, /*first_trip_only=*/true);
+        if (is_view(it->init)) views_.insert(ia.get());
+      }
   }
 
   // CT-24 back edge (checked, never bound) and the exit edge (bound when the final yield and
@@ -216,6 +253,11 @@ class Collector {
   void exit_loop(const std::vector<ir::Expr>& iter_args, const ir::Stmt& body,
                  const std::vector<ir::Expr>& return_vars, bool back_edge_taken) {
     const ir::Yield* yield = trailing_yield(body);
+    // A result is a view when the value it may come from is: the initializer, or a yield.
+    for (std::size_t i = 0; i < return_vars.size() && i < iter_args.size(); ++i)
+      if (is_view(iter_args[i]) || !yield ||
+          (i < yield->values.size() && is_view(yield->values[i])))
+        views_.insert(return_vars[i].get());
     if (!yield || yield->values.size() != iter_args.size()) return;
     for (std::size_t i = 0; i < iter_args.size(); ++i) {
       const Window* carried = find_by_var(windows_, yield->values[i]);
@@ -234,10 +276,15 @@ class Collector {
 
   // An if-merge names a window only when both arms yield that same window.
   void merge_branches(const ir::If& branch) {
-    if (branch.return_vars.empty() || !branch.else_body) return;
+    if (branch.return_vars.empty()) return;
     const ir::Yield* then_yield = trailing_yield(branch.then_body);
-    const ir::Yield* else_yield = trailing_yield(branch.else_body);
+    const ir::Yield* else_yield = branch.else_body ? trailing_yield(branch.else_body) : nullptr;
     const std::size_t n = branch.return_vars.size();
+    for (std::size_t i = 0; i < n; ++i)
+      for (const ir::Yield* y : {then_yield, else_yield})
+        if (!y || i >= y->values.size() || is_view(y->values[i]))
+          views_.insert(branch.return_vars[i].get());
+    if (!branch.else_body) return;
     if (!then_yield || !else_yield || then_yield->values.size() != n ||
         else_yield->values.size() != n)
       return;
@@ -254,6 +301,7 @@ class Collector {
   ByVar<Window> windows_;                 // every Var that names a window (CT-23)
   ByVar<ir::Expr> constants_;             // scalar Var → the ConstInt it is bound to (CT-06)
   ByVar<ir::Expr> carried_destinations_;  // loop carry → the first accumulating call writing it
+  std::unordered_set<const ir::ExprNode*> views_;  // Vars naming storage inside another tile
 };
 
 }  // namespace analysis_detail

@@ -35,7 +35,7 @@ class CanonicalizeContext {
   bool needs_aligned_copy(const Slice& s) {
     if (!s.is_vec_or_unset()) return false;
     auto [it, fresh] = aligned_.emplace(s.var.get(), false);
-    if (fresh) it->second = is_provably_aligned(s.window, multiples_);
+    if (fresh) it->second = s.physical && is_provably_aligned(*s.physical, multiples_);
     return !it->second;
   }
 
@@ -56,14 +56,18 @@ class CanonicalizeContext {
   }
 
   // `call` with new operands, re-created through its registry row (validated, type
-  // re-deduced); kwargs and attributes are kept. An op without a deducer keeps its type.
+  // re-deduced); kwargs and attributes are kept. A call of a function of the program, or of
+  // an op without a deducer, keeps its callee and type.
   [[nodiscard]] ir::Expr recreate(const ir::Expr& call_expr, std::vector<ir::Expr> args) const {
     const auto& call = *ir::as<ir::Call>(call_expr);
-    const ops::OpInfo* info = registry_->find(call.callee.op);
-    ir::Expr out = info ? ops::create_call(*info, std::move(args), call.kwargs, call_expr->span,
-                                           call_expr->type)
-                        : ir::make_call(call.callee.op, std::move(args), call.kwargs,
-                                        call_expr->type, call_expr->span);
+    const ops::OpInfo* info = call.callee.is_function() ? nullptr : registry_->find(call.callee.op);
+    if (!info) {
+      ir::Call c = call;
+      c.args = std::move(args);
+      return ir::make_expr(std::move(c), call_expr->type, call_expr->span);
+    }
+    ir::Expr out =
+        ops::create_call(*info, std::move(args), call.kwargs, call_expr->span, call_expr->type);
     if (call.attrs.empty()) return out;
     ir::Call c = *ir::as<ir::Call>(out);
     c.attrs = call.attrs;
@@ -94,9 +98,15 @@ class CanonicalizeContext {
   }
 
   // `stmt` (an Assign or an Eval) evaluating `value` instead, same Var, span and comments.
+  // The Var's type stays the statement's type, as the annotation does when the text is read:
+  // a re-deduced call may spell it differently (a view the annotation leaves implicit), and
+  // the printed result must read back as itself.
   [[nodiscard]] static ir::Stmt with_value(const ir::Stmt& stmt, ir::Expr value) {
-    if (auto* a = ir::as<ir::Assign>(stmt))
+    if (auto* a = ir::as<ir::Assign>(stmt)) {
+      if (value->type != a->var->type && ir::as<ir::Call>(value))
+        value = ir::make_expr(value->v, a->var->type, value->span);
       return ir::make_stmt(ir::Assign{a->var, std::move(value)}, stmt->span, stmt->comments);
+    }
     return ir::make_stmt(ir::Eval{std::move(value)}, stmt->span, stmt->comments);
   }
 

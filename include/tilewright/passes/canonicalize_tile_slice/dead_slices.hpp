@@ -51,21 +51,24 @@ class DeadSliceDropper : public ir::Mutator<DeadSliceDropper> {
 
 inline ir::Stmt drop_dead_slices(const ir::Stmt& body, const SliceAnalysis& analysis) {
   rewrite::use_count_table uses = rewrite::count_uses(body);
-  // Only a definition that sits in a statement list can be taken out of it.
-  dead_detail::VarSet listed;
+  // The slices still defined in a statement list (only those can be taken out of one), each
+  // with the operand it reads *now*: a loop initializer's redirection (CT-17a) may have
+  // changed it, and a dying slice hands back the read it really makes.
+  ByVar<const ir::ExprNode*> listed;
   ir::for_each_stmt(body, [&](const ir::Stmt& s) {
     if (auto* seq = ir::as<ir::Seq>(s))
       for (const auto& child : seq->stmts)
         if (auto* a = ir::as<ir::Assign>(child); a && analysis.slices.contains(a->var.get()))
-          listed.insert(a->var.get());
+          if (auto* call = ir::as<ir::Call>(a->value); call && !call->args.empty())
+            listed.emplace(a->var.get(), call->args[0].get());
   });
   dead_detail::VarSet dead;
   for (auto it = analysis.order.rbegin(); it != analysis.order.rend(); ++it) {
-    auto count = uses.find(*it);
-    if (!listed.contains(*it) || (count != uses.end() && count->second != 0)) continue;
+    auto slice = listed.find(*it);
+    if (slice == listed.end()) continue;
+    if (auto count = uses.find(*it); count != uses.end() && count->second != 0) continue;
     dead.insert(*it);
-    const Slice& s = analysis.slices.at(*it);
-    if (auto source = uses.find(s.source.get()); source != uses.end() && source->second > 0)
+    if (auto source = uses.find(slice->second); source != uses.end() && source->second > 0)
       --source->second;
   }
   if (dead.empty()) return body;

@@ -22,6 +22,10 @@ struct Window {
   ir::Expr base;  // Var-like, never itself a recorded slice
   ir::Expr row;
   ir::Expr col;
+  // Reached through a loop carry: exact on the loop's first trip only (the carry names what
+  // the body yields afterwards). The accumulator check covers the other trips itself (CT-24);
+  // an address proof cannot rely on it.
+  bool first_trip_only = false;
 
   // Provably the same bytes: the same parent and offsets that are one expression or equal
   // constants (CT-23).
@@ -37,9 +41,13 @@ struct Window {
 
 // A canonical three-operand slice: the ones this pass rewrites.
 struct Slice {
-  ir::Expr var;     // the slice result
-  ir::Expr source;  // its own operand (the previous link of a chain, or `window.base`)
-  Window window;
+  ir::Expr var;   // the slice result
+  Window window;  // against the first tile of its chain that is not a canonical slice
+  // Where its bytes really start: `window` when that tile is an allocation of its own; when it
+  // is itself a view (a valid_shape slice, an alias or view op over a slice), the window
+  // composed down to the allocation — or nullopt when that cannot be traced. Address and
+  // layout verdicts read this, rewrites read `window`.
+  std::optional<Window> physical;
 
   [[nodiscard]] const ir::TileType& type() const noexcept { return *ir::tile_type(var); }
   [[nodiscard]] std::optional<ir::MemorySpace> memory() const noexcept { return type().memory; }
@@ -92,7 +100,8 @@ std::optional<Window> parse_slice_window(const ir::Expr& value, const ir::Span& 
   Window w{src, literal(offset->elements[0]), literal(offset->elements[1])};
   if (const Known* parent = find_by_var(known, src)) {
     const Window& pw = window_of(*parent);
-    w = Window{pw.base, ir::index_add(pw.row, w.row, span), ir::index_add(pw.col, w.col, span)};
+    w = Window{pw.base, ir::index_add(pw.row, w.row, span), ir::index_add(pw.col, w.col, span),
+               pw.first_trip_only};
   }
   return w;
 }

@@ -18,11 +18,14 @@
 namespace tilewright::passes::canonicalize {
 
 // Would the lazy in-place copy of `s` overwrite the source it reads? When the shapes are not
-// static 2-D, assume so: copying is always safe, sharing is not.
+// static 2-D, or the slice's place in its allocation is unknown, assume so: copying is always
+// safe, sharing is not.
 inline bool lazy_copy_corrupts_source(const Slice& s) {
-  if (!ir::const_int(s.window.row) || !ir::const_int(s.window.col)) return true;
+  if (!s.physical) return true;
+  const Window& w = *s.physical;
+  if (!ir::const_int(w.row) || !ir::const_int(w.col)) return true;
   const auto& shape = s.type().shape;
-  const ir::TileType* base = ir::tile_type(s.window.base);
+  const ir::TileType* base = ir::tile_type(w.base);
   if (shape.size() != 2 || !base || base->shape.size() != 2) return true;
   auto rows = ir::const_int(shape[0]), cols = ir::const_int(shape[1]),
        base_cols = ir::const_int(base->shape[1]);

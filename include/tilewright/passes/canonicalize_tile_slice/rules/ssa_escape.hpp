@@ -31,10 +31,11 @@ inline constexpr auto unaligned_alias_copy = rewrite::rule(
           return escape_detail::unaligned_slice(ctx, x) != nullptr;
         }),
     rewrite::with<escape_detail::_y, escape_detail::_x>(
-        [](CanonicalizeContext& ctx, const ir::Stmt& root, const ir::Expr& y, const ir::Expr& x) {
-          ir::Expr copy = ctx.extract_call(*escape_detail::unaligned_slice(ctx, x),
-                                           ir::MemorySpace::Vec, root->span);
-          return ir::make_stmt(ir::Assign{y, std::move(copy)}, root->span, root->comments);
+        [](CanonicalizeContext& ctx, const ir::Stmt& root, const ir::Expr&, const ir::Expr& x) {
+          // The alias keeps its Var (and so its readers); its value becomes the copy.
+          return CanonicalizeContext::with_value(
+              root, ctx.extract_call(*escape_detail::unaligned_slice(ctx, x), ir::MemorySpace::Vec,
+                                     root->span));
         }));
 
 struct UnalignedYieldCopy {

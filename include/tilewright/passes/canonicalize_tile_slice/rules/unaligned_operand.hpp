@@ -17,10 +17,14 @@ namespace tilewright::passes::canonicalize {
 
 struct UnalignedOperandCopy {
   static constexpr std::string_view name = "copy-unaligned-vec-operand";
-  static constexpr auto roots = rewrite::any_op;
+  // Every call: ops, and functions of the program too — a callee reads its tile arguments
+  // with the same vector instructions.
+  static constexpr auto roots = rewrite::any_stmt;
 
-  ir::Stmt apply(CanonicalizeContext& ctx, rewrite::Rewriter& rw, const ir::Stmt& stmt, const ir::Call& call) const {
-    if (rewrite::op_set<"tile.slice", "tile.extract">::contains(call.callee.op)) return nullptr;
+  ir::Stmt apply(CanonicalizeContext& ctx, rewrite::Rewriter& rw, const ir::Stmt& stmt) const {
+    const ir::Call* call = ir::stmt_call(stmt);
+    if (!call || rewrite::op_set<"tile.slice", "tile.extract">::contains(call->callee.op))
+      return nullptr;
     return ctx.copy_operands(rw, stmt,
                              [&](std::size_t, const Slice& s) -> std::optional<ir::MemorySpace> {
                                if (ctx.needs_aligned_copy(s)) return ir::MemorySpace::Vec;
