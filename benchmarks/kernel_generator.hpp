@@ -18,6 +18,12 @@
 //                    buffer, same signature) next to genuine ones (FoldNoOpReshape)
 //   nd_tiles         3-D and 4-D tile load/exp/add/muls/store chains, before memory
 //                    allocation (FlattenTileNdTo2D)
+//   tile_slices      the slice mix of the perf kernels PyPTO prints for CanonicalizeTileSlice:
+//                    Mat slices into matmul operands and extracts (also inside the loop), a
+//                    dynamic-row Vec slice into col_expand_mul, an unaligned FP32 column
+//                    slice into muls, an aligned one that stays
+//   slice_chain      one chain of Mat slices per kernel, each slicing the one before, read
+//                    once at its end by an extract (no loop or branch: the chain is the point)
 //
 // The generator is deterministic: two calls with the same options build structurally equal
 // programs from distinct nodes. Names are unique per function, so the printed text parses
@@ -38,10 +44,11 @@
 
 namespace tilewright::bench {
 
-enum class Workload : std::uint8_t { strided_views, allocated_tiles, nd_tiles };
+enum class Workload : std::uint8_t { strided_views, allocated_tiles, nd_tiles, tile_slices, slice_chain };
 
-inline constexpr std::array<Workload, 3> all_workloads{
-    Workload::strided_views, Workload::allocated_tiles, Workload::nd_tiles};
+inline constexpr std::array<Workload, 5> all_workloads{Workload::strided_views, Workload::allocated_tiles,
+                                                      Workload::nd_tiles, Workload::tile_slices,
+                                                      Workload::slice_chain};
 
 constexpr std::string_view workload_name(Workload w) noexcept {
   switch (w) {
@@ -51,6 +58,10 @@ constexpr std::string_view workload_name(Workload w) noexcept {
       return "allocated_tiles";
     case Workload::nd_tiles:
       return "nd_tiles";
+    case Workload::tile_slices:
+      return "tile_slices";
+    case Workload::slice_chain:
+      return "slice_chain";
   }
   return "?";
 }
@@ -182,6 +193,7 @@ inline Expr equals(const Expr& scalar, std::int64_t v) {
                        ir::scalar_type(DataType::BOOL));
 }
 inline ir::Kwargs to_vec() { return {{"target_memory", ir::MemorySpace::Vec}}; }
+inline ir::Kwargs into(ir::MemorySpace space) { return {{"target_memory", space}}; }
 
 // What every workload's kernel provides: its parameters (the last one is the output tensor
 // the blocks store into), and one block of statements. `out` is the current output value:
@@ -348,13 +360,109 @@ struct NdTiles {
   }
 };
 
+// ---- tile_slices: CanonicalizeTileSlice has work -----------------------------------------
+// The blocks of the perf kernels upstream prints (../shared/perf/README.md), with a loop and a
+// branch: a matmul of two Mat pages, a K loop extracting from a page, a dynamic row of a Vec
+// tile into col_expand_mul, FP32 column 3 (unaligned) into muls and column 8 (aligned) into
+// exp. Every result is stored into one [32, 256] output.
+struct TileSlices {
+  static Type tensor(std::int64_t r, std::int64_t c, DataType dt) {
+    return ir::make_tensor_type(dims({r, c}), dt);
+  }
+  static KernelParams params() {
+    KernelParams k = make_params({{"lhs", tensor(64, 128, DataType::FP16)},
+                                  {"rhs", tensor(128, 96, DataType::FP16)},
+                                  {"scores", tensor(16, 256, DataType::FP32)},
+                                  {"gamma", tensor(1, 256, DataType::FP32)},
+                                  {"x", tensor(16, 16, DataType::FP32)}},
+                                 tensor(32, 256, DataType::FP32));
+    return k;
+  }
+  static Expr load(BodyBuilder& b, std::string name, const Expr& from, std::int64_t r, std::int64_t c,
+                   ir::MemorySpace space) {
+    return b.call(std::move(name), "tile.load", {from, index_list({0, 0}), index_list({r, c}), index_list({r, c})},
+                  into(space));
+  }
+  static Expr slice(BodyBuilder& b, std::string name, const Expr& src, std::initializer_list<std::int64_t> shape,
+                    std::vector<Expr> offset) {
+    return b.call(std::move(name), "tile.slice", {src, index_list(shape), ir::make_tuple(std::move(offset))});
+  }
+
+  static Expr block(BodyBuilder& b, const KernelParams& k, std::size_t i, Expr out) {
+    using M = ir::MemorySpace;
+    Expr lm = load(b, numbered("lm", i), k.tensors[0], 64, 128, M::Mat);
+    Expr rm = load(b, numbered("rm", i), k.tensors[1], 128, 96, M::Mat);
+    Expr ls = slice(b, numbered("ls", i), lm, {32, 128}, {index(32), index(0)});
+    Expr rs = slice(b, numbered("rs", i), rm, {128, 32}, {index(0), index(64)});
+    Expr c = b.call(numbered("c", i), "tile.matmul", {ls, rs});
+    Expr page = slice(b, numbered("page", i), lm, {32, 128}, {index(0), index(0)});
+    auto acc = b.loop(numbered("k", i), 2, {numbered("acc", i)}, {c},
+                      [&](const std::vector<Expr>& it) -> std::vector<Expr> {
+                        Expr a = b.call(numbered("a", i), "tile.extract",
+                                        {page, index(0), index(0), index_list({32, 128})}, into(M::Left));
+                        Expr r = b.call(numbered("b", i), "tile.extract",
+                                        {rm, index(0), index(32), index_list({128, 32})}, into(M::Right));
+                        return {b.call(numbered("d", i), "tile.matmul_acc", {it[0], a, r})};
+                      });
+    Expr l = load(b, numbered("l", i), k.tensors[2], 16, 256, M::Vec);
+    Expr g = load(b, numbered("g", i), k.tensors[3], 1, 256, M::Vec);
+    Expr row = slice(b, numbered("row", i), l, {1, 256}, {k.flag, index(0)});
+    Expr scaled = b.call(numbered("scaled", i), "tile.col_expand_mul", {row, g});
+    Expr u = load(b, numbered("u", i), k.tensors[4], 16, 16, M::Vec);
+    Expr head = slice(b, numbered("head", i), u, {16, 1}, {index(0), index(3)});
+    Expr y = b.call(numbered("y", i), "tile.muls", {head, ir::make_float(0.25)});
+    Expr band = slice(b, numbered("band", i), u, {16, 8}, {index(0), index(8)});
+    Expr e = b.call(numbered("e", i), "tile.exp", {band});
+    auto merged = b.branch(
+        equals(k.flag, static_cast<std::int64_t>(i % 3)), {numbered("r", i)},
+        [&]() -> std::vector<Expr> { return {b.call(numbered("m", i), "tile.muls", {y, ir::make_float(0.5)})}; },
+        [&]() -> std::vector<Expr> { return {y}; });
+    Expr o1 = b.call(numbered("o1", i), "tile.store", {acc[0], index_list({0, 0}), out});
+    Expr o2 = b.call(numbered("o2", i), "tile.store", {scaled, index_list({0, 0}), o1});
+    Expr o3 = b.call(numbered("o3", i), "tile.store", {e, index_list({0, 0}), o2});
+    return b.call(numbered("o4", i), "tile.store", {merged[0], index_list({0, 0}), o3});
+  }
+};
+
+// ---- slice_chain: CanonicalizeTileSlice's peeling and dead-slice removal at length --------
+// lm = load; c_0 = slice(lm, [32, 128], [16, 0]); c_i = slice(c_{i-1}, [32, 128], [0, 0]); …
+// and one extract of the last link: the pass folds the whole chain into it (lm at row 16)
+// and removes every link.
+struct SliceChain {
+  Expr link;  // the newest link (the loaded tile before the first)
+
+  static KernelParams params() {
+    return make_params({{"lhs", TileSlices::tensor(64, 128, DataType::FP16)}},
+                       TileSlices::tensor(32, 128, DataType::FP16));
+  }
+  Expr block(BodyBuilder& b, const KernelParams& k, std::size_t i, Expr out) {
+    if (!link) {
+      link = TileSlices::load(b, "lm", k.tensors[0], 64, 128, ir::MemorySpace::Mat);
+      link = TileSlices::slice(b, numbered("c", i), link, {32, 128}, {index(16), index(0)});
+    } else {
+      link = TileSlices::slice(b, numbered("c", i), link, {32, 128}, {index(0), index(0)});
+    }
+    return out;
+  }
+  Expr finish(BodyBuilder& b, const KernelParams&, Expr out) {
+    Expr a = b.call("a", "tile.extract", {link, index(0), index(0), index_list({32, 128})},
+                    into(ir::MemorySpace::Left));
+    Expr v = b.call("v", "tile.move", {a}, to_vec());
+    return b.call("w", "tile.store", {v, index_list({0, 0}), out});
+  }
+};
+
+// A kernel repeats `Kernel::block` and returns the last output; a Kernel with state (a chain)
+// is one object per function, and may close its body with `finish`.
 template <class Kernel>
 ir::Function build_kernel(std::string name, ir::FunctionType type, std::size_t statements) {
   KernelParams k = Kernel::params();
   BodyBuilder b;
+  Kernel kernel{};
   Expr out = k.out;
   for (std::size_t i = 0; i == 0 || b.statements() + 1 < statements; ++i)
-    out = Kernel::block(b, k, i, out);
+    out = kernel.block(b, k, i, out);
+  if constexpr (requires { kernel.finish(b, k, out); }) out = kernel.finish(b, k, out);
   b.ret({out});
   return ir::make_function(ir::FunctionNode{std::move(name),
                                             std::move(k.params),
@@ -425,6 +533,10 @@ inline ir::Program generate_program(const GeneratorOptions& options) {
       return build_program<AllocatedTiles>(options);
     case Workload::nd_tiles:
       return build_program<NdTiles>(options);
+    case Workload::tile_slices:
+      return build_program<TileSlices>(options);
+    case Workload::slice_chain:
+      return build_program<SliceChain>(options);
   }
   return nullptr;
 }

@@ -13,6 +13,11 @@
 //
 // TILEWRIGHT_BENCH_MAX_STATEMENTS=<n> drops the sizes above n (the CI smoke run uses 10000).
 //
+// <pass>/pypto_file/<n> and identity_walk/pypto_file/<n> run on the kernels upstream printed
+// (../shared/perf/<pass>_<n>.pto, or $TILEWRIGHT_PERF_DIR), parsed outside the timed loop:
+// the same measurement as the upstream timings in that folder's README. Skipped, saying so,
+// when the folder is absent.
+//
 // Under `valgrind --tool=callgrind --instr-atstart=no` only the timed loops are instrumented,
 // so callgrind's total is the instruction count of the measured work (docs/benchmarks.md).
 #include <benchmark/benchmark.h>
@@ -22,6 +27,10 @@
 #endif
 
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -30,6 +39,7 @@
 
 #include "tilewright/ir/mutate.hpp"
 #include "tilewright/ir/structural_equal.hpp"
+#include "tilewright/passes/canonicalize_tile_slice/pass.hpp"
 #include "tilewright/passes/flatten_tile_nd_to_2d/pass.hpp"
 #include "tilewright/passes/fold_no_op_reshape/pass.hpp"
 #include "tilewright/passes/materialize_tensor_strides/pass.hpp"
@@ -60,8 +70,9 @@ std::vector<std::size_t> sizes() {
 // and rebuilding one takes well under a second.
 class Input {
  public:
+  // The chain is one chain per kernel: a single kernel makes it as long as the program.
   Input(Workload w, std::size_t n)
-      : options_{w, n},
+      : options_{w, n, w == Workload::slice_chain ? std::size_t{1} : std::size_t{8}},
         program_(bench::generate_program(options_)),
         statements_(bench::count_statements(program_)) {}
   Input(const Input&) = delete;
@@ -192,6 +203,53 @@ void bm_pass(benchmark::State& state, const Pass& pass, Workload w, std::size_t 
   });
 }
 
+// A kernel upstream printed for `pass` at `n` statements, parsed once; null when absent.
+const ir::Program* perf_file(std::string_view pass, std::size_t n) {
+  static std::map<std::string, ir::Program> parsed;
+  namespace fs = std::filesystem;
+  const char* env = std::getenv("TILEWRIGHT_PERF_DIR");
+  const fs::path dir = env ? fs::path(env) : fs::path(TILEWRIGHT_PERF_DIR);
+  const fs::path file = dir / (std::string(pass) + "_" + std::to_string(n) + ".pto");
+  auto it = parsed.find(file.string());
+  if (it == parsed.end()) {
+    std::ifstream in(file, std::ios::binary);
+    if (!in) return nullptr;
+    const std::string text(std::istreambuf_iterator<char>(in), {});
+    parsed.clear();  // one input at a time: a 100k program is large
+    it = parsed.emplace(file.string(), text::parse_program(text, file.string())).first;
+  }
+  return &it->second;
+}
+
+template <class Pass>
+void bm_pass_on_file(benchmark::State& state, const Pass& pass, std::size_t n, bool walk_only) {
+  const ir::Program* program = perf_file(Pass::info.factory, n);
+  if (!program) return state.SkipWithError("no ../shared/perf file for this pass and size");
+  const std::size_t statements = bench::count_statements(*program);
+  if (walk_only) {
+    measure(state, statements, [&] { return identity_walk(*program); });
+    return;
+  }
+  measure(state, statements, [&] {
+    pass::PassContext ctx;
+    return pass(*program, ctx);
+  });
+}
+
+// `<pass>/pypto_file/<n>` and `identity_walk/pypto_file/<pass>/<n>` for the upstream kernels.
+template <class Pass>
+void register_pass_on_perf_files(const Pass& pass) {
+  for (std::size_t n : sizes())
+    for (bool walk_only : {false, true}) {
+      const std::string name = walk_only ? "identity_walk/pypto_file/" + std::string(Pass::info.factory) + "/" +
+                                               std::to_string(n)
+                                         : std::string(Pass::info.name) + "/pypto_file/" + std::to_string(n);
+      benchmark::RegisterBenchmark(name.c_str(), [&pass, n, walk_only](benchmark::State& state) {
+        bm_pass_on_file(state, pass, n, walk_only);
+      })->Unit(benchmark::kMillisecond);
+    }
+}
+
 template <class Run>
 void register_family(const std::string& what, std::initializer_list<Workload> workloads, Run run) {
   for (Workload w : workloads)
@@ -217,14 +275,19 @@ void register_pass(const Pass& pass, Workload w) {
   constexpr auto views = Workload::strided_views;
   constexpr auto allocated = Workload::allocated_tiles;
   constexpr auto nd = Workload::nd_tiles;
+  constexpr auto slices = Workload::tile_slices;
+  constexpr auto chain = Workload::slice_chain;
   register_family("build", {views, allocated, nd}, bm_build);
   register_family("parse", {views, allocated, nd}, bm_parse);
   register_family("print", {views, allocated, nd}, bm_print);
   register_family("structural_equal", {views, allocated, nd}, bm_structural_equal);
-  register_family("identity_walk", {views, allocated, nd}, bm_identity_walk);
+  register_family("identity_walk", {views, allocated, nd, slices, chain}, bm_identity_walk);
   register_pass(passes::materialize_tensor_strides, views);
   register_pass(passes::fold_no_op_reshape, allocated);
   register_pass(passes::flatten_tile_nd_to_2d, nd);
+  register_pass(passes::canonicalize_tile_slice, slices);
+  register_pass(passes::canonicalize_tile_slice, chain);
+  register_pass_on_perf_files(passes::canonicalize_tile_slice);
   return true;
 }();
 
