@@ -210,7 +210,7 @@ TEST_CASE("CT-09/CT-10: gemv is not in the matmul list, so its Mat slice operand
         a: pl.Tile[[1, 64], pl.FP16, pl.Mem.Left] = pl.tile.move(xm, target_memory=pl.Mem.Left)
         wm: pl.Tile[[64, 32], pl.FP16, pl.Mem.Mat] = pl.tile.load(w, [0, 0], [64, 32], [64, 32], target_memory=pl.Mem.Mat)
         ws: pl.Tile[[64, 32], pl.FP16, pl.Mem.Mat] = pl.tile.slice(wm, [64, 32], [0, 0])
-        c: pl.Tile[[1, 32], pl.FP32, pl.Mem.Acc] = pl.tile.gemv(a, ws, acc_phase='unspecified')
+        c: pl.Tile[[16, 32], pl.FP32, pl.Mem.Acc, pl.TileView(valid_shape=[1, 32])] = pl.tile.gemv(a, ws, acc_phase='unspecified')
         out2: pl.Tensor[[1, 32], pl.FP32] = pl.tile.store(c, [0, 0], out)
         return out2
 )");
