@@ -6,6 +6,7 @@
 
 #include "tilewright/ir/structural_equal.hpp"
 #include "tilewright/pass/verify.hpp"
+#include "tilewright/passes/canonicalize_tile_slice/pass.hpp"
 #include "tilewright/passes/flatten_tile_nd_to_2d/pass.hpp"
 #include "tilewright/passes/fold_no_op_reshape/pass.hpp"
 #include "tilewright/passes/materialize_tensor_strides/pass.hpp"
@@ -98,4 +99,36 @@ TEST_CASE("generator: nd_tiles is FlattenTileNdTo2D input whose result is 2-D") 
   pass::PassContext ctx;
   auto after = passes::flatten_tile_nd_to_2d(p, ctx);
   CHECK(pass::verify(pass::Property::TileOps2D, after).empty());
+}
+
+// CT-08/CT-09/CT-11/CT-12/CT-18: per block, six slices — two Mat matmul operands, a Mat page
+// read by an extract in the loop, a dynamic-row Vec slice into col_expand_mul, FP32 column 3
+// into muls — are rewritten away; FP32 columns 8..15 (32 bytes in) stay a zero-copy view.
+TEST_CASE("generator: tile_slices is CanonicalizeTileSlice input where 5 of 6 slices go") {
+  auto p = bench::generate_program({Workload::tile_slices, 300, 2});
+  CHECK(pass::verify(passes::CanonicalizeTileSlice::info.required, p).empty());
+  const std::size_t slices = count_calls(p, "tile.slice");
+  REQUIRE(slices % 6 == 0);
+  REQUIRE(slices > 0);
+  pass::PassContext ctx;
+  auto after = passes::canonicalize_tile_slice(p, ctx);
+  CHECK(count_calls(after, "tile.slice") == slices / 6);
+  // Per block 2 extracts were there (the page's folds into one of them); the matmul operands,
+  // the dynamic row and the unaligned column each became a new one.
+  CHECK(count_calls(p, "tile.extract") == slices / 6 * 2);
+  CHECK(count_calls(after, "tile.extract") == slices / 6 * (2 + 4));
+}
+
+// CT-05/CT-08/CT-18: a chain of slices, each of the one before, folds into the one extract at
+// its end (the first link's offset, row 16), and every link is removed.
+TEST_CASE("generator: slice_chain folds into one extract of the loaded tile") {
+  auto p = bench::generate_program({Workload::slice_chain, 300, 1});
+  CHECK(count_calls(p, "tile.slice") >= 290);
+  pass::PassContext ctx;
+  auto after = passes::canonicalize_tile_slice(p, ctx);
+  CHECK(count_calls(after, "tile.slice") == 0);
+  REQUIRE(count_calls(after, "tile.extract") == 1);
+  const std::string printed = text::print(after);
+  CHECK(printed.find("pl.tile.extract(lm, 16, 0, [32, 128], target_memory=pl.Mem.Left)") !=
+        std::string::npos);
 }
