@@ -41,13 +41,13 @@ double ms_since(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-bool read_file(const std::string& path, std::string& out) {
+// Reads `path` ("-": standard input) into `out`; when it cannot, says why, in plain words.
+std::optional<std::string> read_file(const std::string& path, std::string& out) {
   try {
     out = text::read_source(path);
-    return true;
+    return std::nullopt;
   } catch (const ir::Error& e) {
-    std::cerr << "tilewright-opt: error: " << e.diagnostic().message << "\n";
-    return false;
+    return e.diagnostic().message;
   }
 }
 
@@ -120,7 +120,10 @@ ir::Error run_error(const interp::RunError& e) {
 // --expect-equivalent: FILE is the reference, the result the candidate.
 int compare_semantics(const Options& o, const ir::Program& result, const std::string& file_name) {
   std::string source;
-  if (!read_file(o.expect_equivalent, source)) return 1;
+  if (auto why = read_file(o.expect_equivalent, source)) {
+    std::cerr << "tilewright-opt: error: " << *why << "\n";
+    return 1;
+  }
   ir::Program reference = text::parse_program(source, o.expect_equivalent);
   interp::EquivalenceReport r = interp::check_equivalent(reference, result, equivalence_options(o));
   if (r.ok()) {
@@ -240,8 +243,9 @@ ir::Diagnostic located_in_file(ir::Diagnostic d, int first_line, const std::stri
 
 // Compares with --expect; the diagnostic says where, on each side, the first difference is.
 std::optional<ir::Diagnostic> compare_with_expected(const Options& o, const ir::Program& result) {
-  // A missing or unreadable expected file is thrown as a user error; run_chunk reports it.
-  const std::string expected_text = text::read_source(o.expect);
+  std::string expected_text;
+  if (auto why = read_file(o.expect, expected_text))
+    return ir::Diagnostic{ir::Severity::error, ir::ErrorKind::user, "", *why, {}, {}};
   ir::Program expected = text::parse_program(expected_text, o.expect);
   if (!ir::structural_difference(result, expected)) return std::nullopt;
   // Compare the printed result, parsed back, so that its statements have line numbers in the
@@ -345,7 +349,10 @@ std::string render(const ir::Diagnostic& d, std::string_view source, const std::
 int run(const Options& o) {
   pass::Pipeline pipeline = build_pipeline(o);
   std::string source;
-  if (!read_file(o.input, source)) return 1;
+  if (auto why = read_file(o.input, source)) {
+    std::cerr << "tilewright-opt: error: " << *why << "\n";
+    return 1;
+  }
   const std::string file_name = o.input == "-" ? "<stdin>" : o.input;
 
   std::vector<opt::Chunk> chunks =
