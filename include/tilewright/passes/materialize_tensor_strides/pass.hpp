@@ -76,9 +76,10 @@ class Materializer : public ir::TypeMappingMutator<Materializer> {
         // invariant is broken (MT-08).
         if (current_span_.known())
           ir::throw_user_error("MaterializeTensorStrides",
-                               "NZ layout is tile-only and not allowed on a tensor type unless blocked (the "
-                               "rank-5 form [B, C/c0, R/16, 16, c0] that BlockNzTensorViews produces); annotate "
-                               "the tensor as pl.TensorLayout.ND or DN and produce NZ on a tile",
+                               "NZ layout is tile-only and not allowed on a tensor type unless blocked, and "
+                               "this view is not blocked (the rank-5 form [B, C/c0, R/16, 16, c0] that "
+                               "BlockNzTensorViews produces); annotate the tensor as pl.TensorLayout.ND or DN "
+                               "and produce NZ on a tile",
                                current_span_);
         ir::throw_internal_error(
             "MaterializeTensorStrides",
