@@ -100,6 +100,7 @@ pass::Pipeline build_pipeline(const Options& o) {
 pass::PassContext make_context(const Options& o) {
   pass::PassContext ctx;
   ctx.backend = *backend::backend_by_name(o.backend);
+  ctx.max_expansion = o.max_expansion;
   return ctx;
 }
 

@@ -31,10 +31,10 @@ inline std::string trim(std::string s) {
   return s;
 }
 
-// Case names (file stems without .pto) of a folder, sorted.
-inline std::vector<std::string> cases(const std::string& folder) {
+// Case names (file stems without .pto) of a folder of `corpus`, sorted.
+inline std::vector<std::string> cases(const std::string& folder, const fs::path& corpus = root()) {
   std::vector<std::string> out;
-  for (const auto& entry : fs::directory_iterator(root() / folder)) {
+  for (const auto& entry : fs::directory_iterator(corpus / folder)) {
     std::string name = entry.path().filename().string();
     if (name.ends_with(".pto") && !name.ends_with(".expected.pto")) out.push_back(name.substr(0, name.size() - 4));
   }
@@ -49,9 +49,9 @@ struct Outcome {
 };
 
 // Runs the passes named in NAME.args (with its backend) on NAME.pto.
-inline Outcome run_case(const std::string& folder, const std::string& name) {
+inline Outcome run_case(const std::string& folder, const std::string& name, const fs::path& corpus = root()) {
   using namespace tilewright;
-  fs::path base = root() / folder / name;
+  fs::path base = corpus / folder / name;
   std::string args = trim(slurp(base.string() + ".args"));
   pass::Pipeline pipeline;
   pass::PassContext ctx;

@@ -32,6 +32,7 @@ struct Options {
   std::vector<std::string> passes;
   bool default_pipeline = false;
   std::string backend = "none";
+  std::uint64_t max_expansion = pass::PassContext{}.max_expansion;
   pass::VerifyLevel verify = pass::VerifyLevel::basic;
   pass::PropertySet assume;   // input properties taken as given
   pass::PropertySet require;  // input properties verified before anything runs
@@ -120,6 +121,14 @@ inline constexpr OptionSpec option_table[] = {
        if (!backend::backend_by_name(v))
          usage_error("unknown backend '" + std::string(v) + "' (expected none, ascend910b or ascend950)");
        o.backend = std::string(v);
+     }},
+    {"--max-expansion", "N", "at most N statements from compile-time unrolls per function\n(default 1000000; 0: no limit)",
+     [](Options& o, std::string_view v) {
+       std::uint64_t n = 0;
+       auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+       if (ec != std::errc() || end != v.data() + v.size())
+         usage_error("--max-expansion needs a count of statements, got '" + std::string(v) + "'");
+       o.max_expansion = n;
      }},
     {"--verify", "LEVEL",
      "none (no property checks), basic (default: check the pipeline\norder, verify produced properties after each pass), roundtrip\n(also print -> parse -> compare) or semantic (basic, and run each\npass's input and result on random inputs with the interpreter;\nname the pass that changed the meaning)",

@@ -207,6 +207,8 @@ inline Type batch_matmul_acc(const DeduceInput& in) {
       fail(in, "acc " + dims_text(acc.shape) + " must have the product shape " + dims_text(shape));
   }
   if (acc.dtype != dt) fail(in, "acc dtype " + dtype_text(acc.dtype) + " must be the accumulator dtype " + dtype_text(dt));
+  if (has_arg(in, 3) && scalar_arg(in, 3) != DataType::BOOL)
+    fail(in, "init_cond must be a BOOL scalar, got " + type_text(arg(in, 3)->type));
   return acc_tile(acc.shape, acc.shape, acc.dtype, false);
 }
 
@@ -240,7 +242,9 @@ inline void register_tile_matmul_ops(Registry& r) {
              .family(mx).deduce(deduce::matmul_mx_bias));
   add(r, OpRow("tile.batch_matmul", {"lhs", "rhs"}).in(0, {M::Left}).in(1, {M::Right}).out(M::Acc).func()
              .family(bm).deduce(deduce::batch_matmul));
-  add(r, OpRow("tile.batch_matmul_acc", {"acc", "lhs", "rhs"}).in(0, {M::Acc}).in(1, {M::Left}).in(2, {M::Right})
+  // init_cond (catalog FL-13 signature, seed 003's single-allocation workaround): True
+  // overwrites every page instead of accumulating, as tile.matmul_acc's does for one.
+  add(r, OpRow("tile.batch_matmul_acc", {"acc", "lhs", "rhs", "init_cond"}).optional_from(3).in(0, {M::Acc}).in(1, {M::Left}).in(2, {M::Right})
              .out(M::Acc).reuse(0).func().effect(0, ArgEffect::read_write).family(bm)
              .deduce(deduce::batch_matmul_acc));
 }

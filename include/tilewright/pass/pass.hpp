@@ -55,6 +55,9 @@ class Statistics {
 struct PassContext {
   backend::BackendInfo backend = backend::none();
   Statistics stats;
+  // The most statements a lowering that unrolls at compile time may emit for one function
+  // (FlattenTileNdTo2D's transposes and batched matmuls; `--max-expansion=N`); 0: no limit.
+  std::uint64_t max_expansion = 1'000'000;
 
   [[nodiscard]] const ops::Registry& registry() const noexcept { return *registry_; }
   // The registry must outlive every run that uses this context.

@@ -152,13 +152,14 @@ class AccChainGraph {
     return it == uses_.end() ? nullptr : &it->second;
   }
 
-  // A row offset every window of height `rows` starts on: a constant multiple, or — for a
-  // power-of-two height — an expression provably a multiple through its SSA definitions.
-  [[nodiscard]] bool aligned_row_offset(const ir::Expr& offset, std::int64_t rows) const {
-    if (auto c = ir::const_int(offset)) return *c >= 0 && *c % rows == 0;
-    if (rows <= 0 || (rows & (rows - 1)) != 0) return false;
+  // An offset that is a multiple of `step` (a window height, a block width): a constant
+  // multiple, or — for a power-of-two step — an expression provably a multiple through its
+  // SSA definitions.
+  [[nodiscard]] bool provably_aligned(const ir::Expr& offset, std::int64_t step) const {
+    if (auto c = ir::const_int(offset)) return *c >= 0 && *c % step == 0;
+    if (step <= 0 || (step & (step - 1)) != 0) return false;
     int budget = 64;
-    return provable_multiple(offset, rows, budget);
+    return provable_multiple(offset, step, budget);
   }
 
   // A tile.assemble that writes a matmul_acc result back into the window it was read from.
@@ -406,7 +407,7 @@ class AccChainGraph {
       auto window_dims = ir::static_dims(window_type->shape);
       if (!parent_dims || !window_dims || (*window_dims)[0] <= 0) continue;
       const std::int64_t rows = (*window_dims)[0], parent_rows = (*parent_dims)[0], cols = (*parent_dims)[1];
-      if (rows >= parent_rows || mad_writes_in_place(rows, parent_rows, cols)) continue;
+      if (rows >= parent_rows || mad_writes_in_place(*window_dims, window_column(call), parent_rows)) continue;
       if (parent_rows % rows != 0)
         ir::throw_user_error(std::string(pass_name),
                              "matmul_acc accumulator row windows must evenly divide the parent row extent; got " +
@@ -423,12 +424,23 @@ class AccChainGraph {
   }
 
  public:
-  // FL-65, kept in step with CanonicalizeTileSlice (CT-19): a MAD writes a window of a
-  // 2D accumulator in place when its rows, rounded up to whole 16-row blocks as the MAD
-  // writes them, are the parent's rows, or when the parent is a single block column wide.
-  [[nodiscard]] static bool mad_writes_in_place(std::int64_t rows, std::int64_t parent_rows, std::int64_t cols) {
-    const std::int64_t whole_blocks = (rows + math::k_acc_block_dim - 1) / math::k_acc_block_dim * math::k_acc_block_dim;
-    return math::mad_can_address({whole_blocks, cols, math::maybe_i64(0), parent_rows});
+  // FL-65, the predicate CanonicalizeTileSlice's CT-19 check uses (math/l0c.hpp): a MAD
+  // writes a row window in place when the WINDOW stays inside one 16-column block — its own
+  // columns and column offset decide, not the parent's (ptoas keeps the parent's rows for a
+  // row window but takes its columns from the window). So a [16, 16] window of a [48, 32]
+  // accumulator at column 0 or 16 is left alone; at column 8 it straddles two blocks.
+  // Packing a window this exempts would only turn a kernel the hardware runs into a
+  // rejection; a window it does not exempt is one CT-19 would refuse two passes later.
+  [[nodiscard]] static bool mad_writes_in_place(const std::vector<std::int64_t>& window, const math::maybe_i64& column,
+                                                std::int64_t parent_rows) {
+    return math::mad_can_address({window[0], window[1], column, parent_rows});
+  }
+
+  // The static column offset of a 2D slice, when it has one.
+  [[nodiscard]] static math::maybe_i64 window_column(const ir::Call& slice) {
+    auto* at = slice.args.size() >= 3 ? ir::as<ir::MakeTuple>(slice.args[2]) : nullptr;
+    if (!at || at->elements.size() != 2) return std::nullopt;
+    return ir::const_int(at->elements[1]);
   }
 
  private:
@@ -521,8 +533,9 @@ class ChainJudge {
       v.force_reject = v.geometry_irrelevant = true;
       v.workaround =
           "Workaround: give the accumulator a single allocation that every branch and every iteration updates in "
-          "place: hoist the tile.create above the branch (or the loop) and accumulate into it there, instead of "
-          "allocating a second buffer on one path.";
+          "place: hoist the tile.create above the branch (or the loop) and make the first-iteration case a "
+          "tile.batch_matmul_acc with init_cond=True, which overwrites the pages instead of allocating a second "
+          "buffer.";
       return fail(v, "the accumulator is allocated by " + std::to_string(allocations) +
                          " separate definitions that control flow then merges into one value, and reconciling them "
                          "would need an L0C-to-L0C copy the hardware does not have");
@@ -607,8 +620,13 @@ class ChainJudge {
         auto dims = window ? ir::static_dims(window->shape) : std::nullopt;
         auto* offsets = call->args.size() >= 3 ? ir::as<ir::MakeTuple>(call->args[2]) : nullptr;
         if (!dims || dims->size() != 2 || (*dims)[0] != pack.rows || !offsets || offsets->elements.size() != 2 ||
-            !graph_.aligned_row_offset(offsets->elements[0], pack.rows) || has_partial_valid(*window))
+            !graph_.provably_aligned(offsets->elements[0], pack.rows) || has_partial_valid(*window))
           return std::string("a row window does not have the common static row extent and an aligned row offset");
+        // Window t moves to column t*N + o1 of the packed tile (N is whole blocks): a band
+        // that starts inside a block has no address L0C's block layout can give it.
+        if (!graph_.provably_aligned(offsets->elements[1], math::k_acc_block_dim))
+          return std::string("a row window starts at a column offset that is not a multiple of 16, so its band of "
+                             "the packed tile would not start on an L0C block");
         if (u.kind == AccUse::insert && !graph_.writes_back_its_window(*call))
           return std::string("the slice assignment does not write a matmul_acc result back to its original window");
         return std::nullopt;

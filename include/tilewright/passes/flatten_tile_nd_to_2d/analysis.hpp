@@ -18,7 +18,9 @@
 //   * batched matmuls the unroll cannot read: operands that do not broadcast, an
 //     accumulator that is not one named 2D tile of the pages' shape once flattened.
 // Planned here: the batched-matmul routes and drops (batch_matmul_plan.hpp) and the packed
-// accumulators (acc_packing.hpp, whose own rejections are raised while planning).
+// accumulators (acc_packing.hpp, whose own rejections are raised while planning); then the
+// statements all of that will emit are counted against the expansion budget, and the tiles
+// it will allocate against the backend's memories (expansion.hpp).
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -30,6 +32,7 @@
 #include "tilewright/passes/flatten_tile_nd_to_2d/acc_packing.hpp"
 #include "tilewright/passes/flatten_tile_nd_to_2d/batch_geometry.hpp"
 #include "tilewright/passes/flatten_tile_nd_to_2d/batch_matmul_plan.hpp"
+#include "tilewright/passes/flatten_tile_nd_to_2d/expansion.hpp"
 #include "tilewright/passes/flatten_tile_nd_to_2d/shape.hpp"
 
 namespace tilewright::passes::flatten {
@@ -164,6 +167,8 @@ class Preconditions {
   // drops the load and re-loads it one page at a time (FL-54, FL-55).
   void check_nz_load(const ir::Stmt& s, const ir::Expr& value, const ir::Call& call) const {
     auto* result = ir::tile_type(value);
+    const ir::Type promoted = result && plan_->promotes_to_mat(s.get()) ? in_mat(*result) : nullptr;  // FL-17
+    if (promoted) result = ir::as<ir::TileType>(promoted);
     auto* source = call.args.empty() ? nullptr : ir::tensor_type(call.args[0]);
     if (!result || !source || !is_natural_nz_load(*result, *source)) return;
     if (plan_->dropped_kind(s.get())) return;
@@ -328,13 +333,17 @@ struct FunctionAnalysis {
   BatchGeometries geometries;  // per batched matmul site
 };
 
-// FL-03: raises the first error of `f`, or returns the plans having changed nothing.
-inline FunctionAnalysis analyze(const ir::FunctionNode& f, const backend::BackendInfo& backend) {
+// FL-03: raises the first error of `f`, or returns the plans having changed nothing. The
+// lowerings may emit at most `max_expansion` statements (0: no limit), and with a backend
+// what they allocate must fit (expansion.hpp).
+inline FunctionAnalysis analyze(const ir::FunctionNode& f, const backend::BackendInfo& backend,
+                                std::uint64_t max_expansion) {
   FunctionAnalysis a;
   a.batch = BatchMatmulPlanner(backend).plan(f);
   Preconditions(a.batch).check(f);
   a.packing = plan_acc_packing(f, backend);
   a.geometries = check_batch_matmuls(f, a.batch, a.packing);
+  check_expansion(f, a.batch, a.packing, max_expansion, backend);
   return a;
 }
 

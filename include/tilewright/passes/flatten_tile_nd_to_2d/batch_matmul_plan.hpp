@@ -14,13 +14,15 @@
 //     it (a move, a computed tile) always stays whole.
 // For each block (FL-47, FL-55, FL-57), the statements the rewrite drops: the whole load and
 // view of an operand chain every consumer re-loads per page, a safe batch-only reshape the
-// lowering reads through, and the tile.store a matmul performs itself, page by page.
+// lowering reads through, and the tile.store a matmul performs itself, page by page. The
+// loads of those chains that name no memory load into Mat, where a matmul reads (FL-17).
 //
 // One walk over the function plus work proportional to the operand chains.
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "tilewright/backend/backend.hpp"
@@ -37,6 +39,7 @@ struct OperandPlan {
   bool per_page = false;                    // re-loaded page by page from `load`
   const ir::ExprNode* load_var = nullptr;   // the Var the natural tile.load defines, if any
   const ir::Expr* load = nullptr;           // that load's call, as written
+  const ir::StmtNode* load_stmt = nullptr;  // and its statement
 };
 
 struct BatchMatmulSite {
@@ -55,6 +58,10 @@ enum class DroppedKind : std::uint8_t {
 struct BatchMatmulPlan {
   std::unordered_map<const ir::StmtNode*, BatchMatmulSite> sites;
   std::unordered_map<const ir::StmtNode*, DroppedKind> dropped;
+  // FL-17: >2D loads read only by batched matmuls that name no memory: they load into Mat.
+  std::unordered_set<const ir::StmtNode*> loads_promoted_to_mat;
+
+  [[nodiscard]] bool promotes_to_mat(const ir::StmtNode* s) const { return loads_promoted_to_mat.contains(s); }
 
   [[nodiscard]] const BatchMatmulSite* site(const ir::StmtNode* s) const {
     auto it = sites.find(s);
@@ -65,6 +72,11 @@ struct BatchMatmulPlan {
     return it == dropped.end() ? std::nullopt : std::optional(it->second);
   }
 };
+
+// FL-17: `t` as it is loaded for a matmul: the same tile, in Mat.
+inline ir::Type in_mat(const ir::TileType& t) {
+  return ir::make_tile_type(t.shape, t.dtype, t.view, ir::MemorySpace::Mat, t.memref);
+}
 
 // FL-37: a reshape that only regroups batch dims — both ranks >= 2, the same static matrix
 // page, the same static number of pages — so a page of its result is a page of its input.
@@ -218,6 +230,7 @@ class BatchMatmulPlanner {
     if (d && d->block == block && defining_call(v, op_ids().load) && can_load_per_page(*ir::as<ir::Call>(*d->value))) {
       p.load_var = v;
       p.load = d->value;
+      p.load_stmt = d->stmt;
     }
     return p;
   }
@@ -305,6 +318,7 @@ class BatchMatmulPlanner {
     }
     for (const auto& [v, _] : member) {
       const Definition* d = definition(v);
+      if (names_no_memory(*d->value)) plan_.loads_promoted_to_mat.insert(d->stmt);
       if (is_batch_only_reshape(*d->value)) {
         plan_.dropped.emplace(d->stmt, DroppedKind::peeled_reshape);
         continue;
@@ -313,6 +327,14 @@ class BatchMatmulPlanner {
       if (r != routes_.end() && r->second.per_page && !r->second.whole)
         plan_.dropped.emplace(d->stmt, DroppedKind::dead_operand);
     }
+  }
+
+  // FL-17: a >2D tile.load that names no target memory, into a tile not already in Mat.
+  static bool names_no_memory(const ir::Expr& value) {
+    auto* call = ir::as<ir::Call>(value);
+    auto* t = ir::tile_type(value);
+    return call && t && call->callee.op == op_ids().load && t->shape.size() > 2 &&
+           !ir::find_kwarg(call->kwargs, "target_memory") && t->memory != ir::MemorySpace::Mat;
   }
 
   // A >2D tile.transpose_view is column-batched once flattened ([K, B*N], not the merged

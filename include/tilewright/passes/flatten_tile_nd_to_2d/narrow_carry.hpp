@@ -1,10 +1,24 @@
 #pragma once
-// FL-66 (seed 003): the valid_shape repair of accumulator loop carries, run on a function
-// after its rewrite.
+// FlattenTileNdTo2D's last phase: the types of what the rewrite built follow the deduced
+// types (FL-43, FL-44, FL-45), and accumulator loop carries get their valid_shape repaired
+// (FL-66, seed 003).
 //
-// When a batched matmul's lhs carries a narrowed valid_shape, the 2D matmul it becomes
-// produces a narrower valid region than the accumulator it flows into — but a loop carry is
-// typed from its initial value only, so it still claims the full box:
+// Rules rebuild calls through their deducers, so a value can come out with a type its Var,
+// the loop carrying it or the branch merging it did not have before: the load a Vec
+// annotation was silent about is Vec, a matmul of a narrowed lhs is narrower. One walk then
+// settles every name on its value, as upstream's rewrite does:
+//   * a Var takes its value's type (keeping a MemRef or memory space only the Var states),
+//     and a call typed without a memory space gets the one its op puts its result in;
+//   * a loop iter_arg takes its initial value's type, a loop result its iter_arg's (FL-43,
+//     FL-44, positional);
+//   * an if result takes the type of the value the first yield of the then-branch gives it
+//     — searching through statement lists and scopes only — or of the else-branch's when
+//     the then-branch has none (FL-45);
+// and a call whose operand got a new type is deduced again, so what follows agrees too.
+//
+// The repair: when a batched matmul's lhs carries a narrowed valid_shape, the 2D matmul it
+// becomes produces a narrower valid region than the accumulator it flows into — but a loop
+// carry is typed from its initial value only, so it still claims the full box:
 //
 //   acc0    : [64, 256] INT32 Acc                           ← tile.create
 //   iter_arg: [64, 256] INT32 Acc                           ← typed from acc0
@@ -18,12 +32,11 @@
 //   acc0_narrowed = tile.set_validshape(acc0_narrowed_storage, v, 256)
 //   for k, (acc,) in pl.range(…, init_values=(acc0_narrowed,)):   # acc: valid [v, 256], compact
 //
-// and everything downstream of the carry inside the body is deduced again by its op's own
-// deducer, as are the loop's results after it. Left alone are carries that are not Acc, whose
-// seed is not a tile.create, whose narrowed extent is computed inside the body (it cannot be
-// named before the loop), whose yield is not provably within the declared extent, and those
-// where both readings of the buffer agree anyway (a single 16-row block: every valid row
-// count packs to 16).
+// and the settling above re-types everything downstream of the carry. Left alone are
+// carries that are not Acc, whose seed is not a tile.create, whose narrowed extent is
+// computed inside the body (it cannot be named before the loop), whose yield is not
+// provably within the declared extent, and those where both readings of the buffer agree
+// anyway (a single 16-row block: every valid row count packs to 16).
 //
 // Three linear walks: an index (where each Var is defined, which definitions each loop
 // spans), the decisions (types only), and the rewrite, which settles a loop's carries before
@@ -46,27 +59,26 @@
 
 namespace tilewright::passes::flatten {
 
-class CarryNarrower : public ir::Mutator<CarryNarrower> {
+class CarrySettler : public ir::Mutator<CarrySettler> {
  public:
-  explicit CarryNarrower(const ops::Registry& registry) : registry_(&registry) {}
+  explicit CarrySettler(const ops::Registry& registry) : registry_(&registry) {}
 
   ir::Stmt run(const ir::Stmt& body) {
     index(body);
     decide(body);
-    if (decisions_.empty()) return body;
     return mutate_stmt(body);
   }
 
   ir::Stmt mutate_stmt(const ir::Stmt& s) {
     if (auto* f = ir::as<ir::For>(s)) return loop(s, f->iter_args);
     if (auto* w = ir::as<ir::While>(s)) return loop(s, w->iter_args);
-    return ir::Mutator<CarryNarrower>::mutate_stmt(s);
+    return ir::Mutator<CarrySettler>::mutate_stmt(s);
   }
 
   // A call whose operands moved is deduced again; a result whose type changed gets a new Var.
   ir::Stmt rewrite_stmt(const ir::Stmt& rebuilt, const ir::Stmt& original) {
     if (auto* a = ir::as<ir::Assign>(rebuilt)) return rebind(rebuilt, *a, *ir::as<ir::Assign>(original));
-    if (auto* i = ir::as<ir::If>(rebuilt)) return retype_results(rebuilt, i->return_vars, i->then_body, *i);
+    if (auto* i = ir::as<ir::If>(rebuilt)) return retype_results(rebuilt, i->return_vars, branch_types(*i), *i);
     return rebuilt;
   }
 
@@ -202,9 +214,9 @@ class CarryNarrower : public ir::Mutator<CarryNarrower> {
       if (!init->type || ir::structural_equal(init->type, e->type)) continue;
       substitute(e, ir::make_iter_arg(ia.name.text, init->type, init, e->span));
     }
-    ir::Stmt rebuilt = ir::Mutator<CarryNarrower>::mutate_stmt(s);
-    if (auto* f = ir::as<ir::For>(rebuilt)) rebuilt = retype_results(rebuilt, f->return_vars, f->body, *f);
-    if (auto* w = ir::as<ir::While>(rebuilt)) rebuilt = retype_results(rebuilt, w->return_vars, w->body, *w);
+    ir::Stmt rebuilt = ir::Mutator<CarrySettler>::mutate_stmt(s);
+    if (auto* f = ir::as<ir::For>(rebuilt)) rebuilt = retype_results(rebuilt, f->return_vars, types_of(f->iter_args), *f);
+    if (auto* w = ir::as<ir::While>(rebuilt)) rebuilt = retype_results(rebuilt, w->return_vars, types_of(w->iter_args), *w);
     if (prologue.empty()) return rebuilt;
     prologue.push_back(rebuilt);
     return ir::make_seq(std::move(prologue), s->span);
@@ -247,26 +259,76 @@ class CarryNarrower : public ir::Mutator<CarryNarrower> {
     ir::Expr value = now.value;
     auto* c = ir::as<ir::Call>(now.value);
     auto* was = ir::as<ir::Call>(before.value);
-    if (c && was && !c->callee.is_function() && registry_->find(c->callee.op) && operands_moved(*c, *was))
-      value = call(c->callee.op, c->args, c->kwargs, value->span, c, value->type);
-    if (value == now.value && (!value->type || ir::structural_equal(value->type, now.var->type))) return rebuilt;
+    const ops::OpInfo* info = c && !c->callee.is_function() ? registry_->find(c->callee.op) : nullptr;
+    if (info && was && operands_moved(*c, *was)) value = call(c->callee.op, c->args, c->kwargs, value->span, c, value->type);
+    else if (info) value = with_stated_memory(*info, value);
+    const ir::Type settled = value->type ? stated_storage(value->type, now.var->type) : nullptr;
+    if (value == now.value && (!settled || ir::structural_equal(settled, now.var->type))) return rebuilt;
     ir::Expr var = now.var;
-    if (value->type && !ir::structural_equal(value->type, var->type)) {
-      var = ir::make_expr(var->v, value->type, var->span);
+    if (settled && !ir::structural_equal(settled, var->type)) {
+      var = ir::make_expr(var->v, settled, var->span);
       substitute(before.var, var);
     }
     return ir::make_stmt(ir::Assign{var, std::move(value)}, rebuilt->span, rebuilt->comments);
   }
 
-  // A loop's or branch's results take the types of the values its (then-)body yields.
+  // A call whose tile type names no memory space, with the one its op puts its result in (its
+  // target_memory, its fixed output space, or its operands'): what deducing it again would
+  // give, for calls the rewrite kept whose type was taken from an annotation silent on it.
+  static ir::Expr with_stated_memory(const ops::OpInfo& info, const ir::Expr& value) {
+    auto* t = ir::tile_type(value);
+    if (!t || t->memory) return value;
+    const ir::Call& c = *ir::as<ir::Call>(value);
+    ir::Type stamped = ops::stamp_memory(info, value->type, c.args, c.kwargs);
+    if (stamped == value->type) return value;
+    return ir::make_expr(value->v, std::move(stamped), value->span);
+  }
+
+  // A deduced tile type with the MemRef and memory space the Var states where deduction
+  // names none: binding information deduction never produces, not a stale annotation.
+  static ir::Type stated_storage(const ir::Type& deduced, const ir::Type& stated) {
+    auto* d = ir::as<ir::TileType>(deduced);
+    auto* v = ir::as<ir::TileType>(stated);
+    if (!d || !v || ((d->memref || !v->memref) && (d->memory || !v->memory))) return deduced;
+    return ir::make_tile_type(d->shape, d->dtype, d->view, d->memory ? d->memory : v->memory,
+                              d->memref ? d->memref : v->memref);
+  }
+
+  static std::vector<ir::Type> types_of(const std::vector<ir::Expr>& values) {
+    std::vector<ir::Type> out;
+    out.reserve(values.size());
+    for (const auto& v : values) out.push_back(v->type);
+    return out;
+  }
+
+  // The first yield of a branch, looking through statement lists and scopes only: a yield
+  // inside a nested loop or branch ends that one.
+  static const ir::Yield* first_yield(const ir::Stmt& body) {
+    if (!body) return nullptr;
+    if (auto* y = ir::as<ir::Yield>(body)) return y;
+    if (auto* scope = ir::as<ir::Scope>(body)) return first_yield(scope->body);
+    if (auto* seq = ir::as<ir::Seq>(body))
+      for (const auto& s : seq->stmts)
+        if (const ir::Yield* y = first_yield(s)) return y;
+    return nullptr;
+  }
+
+  // FL-45: the types an if's results take — the then-branch's yield, else the else-branch's.
+  static std::vector<ir::Type> branch_types(const ir::If& i) {
+    const ir::Yield* y = first_yield(i.then_body);
+    if (!y || y->values.size() != i.return_vars.size()) y = first_yield(i.else_body);
+    if (!y || y->values.size() != i.return_vars.size()) return {};
+    return types_of(y->values);
+  }
+
+  // A loop's or branch's results take the given types, positionally.
   template <class Node>
-  ir::Stmt retype_results(const ir::Stmt& rebuilt, const std::vector<ir::Expr>& results, const ir::Stmt& body,
-                          Node node) {
-    const ir::Yield* yield = trailing_yield(body);
-    if (!yield || yield->values.size() != results.size()) return rebuilt;
+  ir::Stmt retype_results(const ir::Stmt& rebuilt, const std::vector<ir::Expr>& results,
+                          const std::vector<ir::Type>& types, Node node) {
+    if (types.size() != results.size()) return rebuilt;
     bool changed = false;
     for (std::size_t i = 0; i < results.size(); ++i) {
-      const ir::Type& t = yield->values[i]->type;
+      const ir::Type& t = types[i];
       if (!t || ir::structural_equal(t, results[i]->type)) continue;
       ir::Expr fresh = ir::make_expr(results[i]->v, t, results[i]->span);
       substitute(results[i], fresh);
@@ -284,9 +346,10 @@ class CarryNarrower : public ir::Mutator<CarryNarrower> {
   std::unordered_map<const ir::ExprNode*, std::vector<ir::Expr>> decisions_;  // iter_arg → valid shape
 };
 
-// FL-66 on a rewritten function body; the same body when no carry narrows.
-inline ir::Stmt narrow_acc_carries(const ir::Stmt& body, const ops::Registry& registry) {
-  return CarryNarrower(registry).run(body);
+// FL-43…FL-45 and FL-66 on a rewritten function body; the same body when every name
+// already has its value's type and no carry narrows.
+inline ir::Stmt settle_carries(const ir::Stmt& body, const ops::Registry& registry) {
+  return CarrySettler(registry).run(body);
 }
 
 }  // namespace tilewright::passes::flatten

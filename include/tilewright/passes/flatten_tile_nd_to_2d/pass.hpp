@@ -7,7 +7,8 @@
 // NZ Mat loads, stores into ND tensors, create/full, assemble offsets, transposes and
 // reshapes — and unrolls batched matmul into one 2D matmul per page (FL-50…FL-65). Phases
 // per function: analysis (every precondition error and the plans, nothing rewritten yet),
-// the rewrite, then the loop-carry valid_shape repair (FL-66). The TileOps2D verifier checks
+// the rewrite, then every name settled on its value's type and the loop-carry valid_shape
+// repair (FL-43…FL-45, FL-66). The TileOps2D verifier checks
 // the result independently.
 #include "tilewright/pass/pass.hpp"
 #include "tilewright/passes/flatten_tile_nd_to_2d/analysis.hpp"
@@ -24,7 +25,7 @@ namespace flatten {
 template <class Rules>
 ir::Function flatten_function(const ir::Function& f, pass::PassContext& ctx, const Rules& rules) {
   if (!ir::is_incore(f->type) || !f->body) return f;
-  const FunctionAnalysis analysis = analyze(*f, ctx.backend);
+  const FunctionAnalysis analysis = analyze(*f, ctx.backend, ctx.max_expansion);
   FlattenContext context(ctx.backend, &analysis);
   BasicFlattenWalker<Rules> walker(rules, context, &ctx.registry());
   // FL-03: parameters keep their types; their uses in the body stay the same Vars.
@@ -32,7 +33,7 @@ ir::Function flatten_function(const ir::Function& f, pass::PassContext& ctx, con
   ir::Stmt body = walker.run(f->body);
   walker.report(ctx.stats, pass_name);
   ctx.stats.add(pass_name, "loads retyped by the type mapping alone", context.retyped_loads());
-  if (body != f->body) body = narrow_acc_carries(body, ctx.registry());
+  if (body != f->body) body = settle_carries(body, ctx.registry());
   if (body == f->body) return f;
   ir::FunctionNode copy = *f;
   copy.body = std::move(body);

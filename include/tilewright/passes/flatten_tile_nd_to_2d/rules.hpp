@@ -21,7 +21,8 @@
 namespace tilewright::passes::flatten {
 
 inline constexpr auto flatten_rules =
-    rewrite::rule_set(FlattenDroppedStatement{}, FlattenPackedAccumulator{}, FlattenLoad{}, flatten_store_nd_tile,
+    rewrite::rule_set(FlattenDroppedStatement{}, FlattenPackedAccumulator{}, FlattenMatmulOperandLoad{},
+                      FlattenLoad{}, flatten_store_nd_tile,
                       flatten_store, flatten_create, flatten_assemble, FlattenTranspose{}, flatten_reshape,
                       FlattenBatchMatmul{}, flatten_generic_tile_op);
 

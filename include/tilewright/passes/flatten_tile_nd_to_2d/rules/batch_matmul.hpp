@@ -40,6 +40,37 @@ struct BatchOperand {
   ir::Expr flat;                    // the operand after substitution: its whole 2D tile
   const std::vector<std::int64_t>& dims;  // its dims as written
   const OperandPlan& plan;
+  bool load_into_mat = false;       // its base load names no memory: its pages load into Mat (FL-17)
+};
+
+// FL-17: a load's kwargs with target_memory=Mat added.
+inline ir::Kwargs into_mat(ir::Kwargs kwargs) {
+  kwargs.emplace_back("target_memory", ir::MemorySpace::Mat);
+  return kwargs;
+}
+
+// FL-17: a >2D tile.load read only by batched matmuls that names no target memory loads into
+// Mat, where a matmul operand lives — collapsed onto a 2D view of its source when that makes
+// it a natural NZ load (FL-14), else with its tensor-rank window and a 2D result (FL-13).
+// (The DSL always names the memory, so only IR built in C++ reaches this.)
+struct FlattenMatmulOperandLoad {
+  static constexpr std::string_view name = "flatten-matmul-operand-load";
+  static constexpr auto roots = rewrite::ops_of<"tile.load">;
+  static constexpr int benefit = 2;  // before flatten-load
+
+  ir::Stmt apply(FlattenContext& ctx, rewrite::Rewriter& rw, const ir::Stmt& stmt, const ir::Call& call) const {
+    if (!ctx.batch_plan().promotes_to_mat(rw.original().get())) return nullptr;
+    const ir::Type nd_type = in_mat(*original_result_tile(rw));
+    const ir::TileType& nd = *ir::as<ir::TileType>(nd_type);
+    const ir::TensorType* source = ir::tensor_type(call.args[0]);
+    const ir::Kwargs kwargs = into_mat(call.kwargs);
+    if (source && is_natural_nz_load(nd, *source) && !nz_window_problem(call, nd, *source))
+      return rw.replace(rw.call(call.callee.op, collapsed_load_args(rw, call, *source), kwargs, call.attrs));
+    const ir::Expr& mapped = *ir::stmt_call_expr(stmt);
+    ir::Call in_mat_call = call;
+    in_mat_call.kwargs = kwargs;
+    return rw.replace(ir::make_expr(std::move(in_mat_call), in_mat(*ir::tile_type(mapped)), mapped->span));
+  }
 };
 
 // FL-52 / FL-54: page `page` of `op`, emitted; returns the 2D tile that holds it.
@@ -61,6 +92,7 @@ inline ir::Expr batch_page(rewrite::Rewriter& rw, const BatchOperand& op, std::i
   // The load as the walker sees it (its operands substituted), one page of its window.
   ir::Expr load_expr = rw.resolve(*op.plan.load);
   const ir::Call& load = *ir::as<ir::Call>(load_expr);
+  const ir::Kwargs kwargs = op.load_into_mat ? into_mat(load.kwargs) : load.kwargs;
   const ir::TensorType& tensor = *ir::tensor_type(load.args[0]);
   const auto& offsets = ir::as<ir::MakeTuple>(load.args[1])->elements;
   const std::vector<std::int64_t> window = *ir::static_dims(ir::as<ir::MakeTuple>(load.args[2])->elements);
@@ -73,7 +105,7 @@ inline ir::Expr batch_page(rewrite::Rewriter& rw, const BatchOperand& op, std::i
   ir::Expr tile = rw.emit(op.role + "_pbload_" + n,
                            rw.call(op_ids().load, {view, rw.tuple(collapsed_offset(at, tensor.shape, rw.call_span())),
                                                     extent, extent},
-                                    load.kwargs, load.attrs));
+                                    kwargs, load.attrs));
   if (op.plan.transposed) tile = rw.emit(op.role + "_pbview_" + n, rw.call(op_ids().transpose_view, {tile}));
   return tile;
 }
@@ -90,8 +122,9 @@ struct FlattenBatchMatmul {
     const bool acc = call.callee.op == op_ids().batch_matmul_acc;
     const std::size_t l = acc ? 1 : 0;
     const BatchGeometry& g = *geometry;  // the analysis raised every rejection while computing it
-    const BatchOperand lhs{"lhs", call.args[l], g.lhs, site->lhs};
-    const BatchOperand rhs{"rhs", call.args[l + 1], g.rhs, site->rhs};
+    const BatchMatmulPlan& plan = ctx.batch_plan();
+    const BatchOperand lhs{"lhs", call.args[l], g.lhs, site->lhs, plan.promotes_to_mat(site->lhs.load_stmt)};
+    const BatchOperand rhs{"rhs", call.args[l + 1], g.rhs, site->rhs, plan.promotes_to_mat(site->rhs.load_stmt)};
     if (acc) return accumulate(ctx, rw, call, g, lhs, rhs);
     if (const AccPack* pack = ctx.packing().of(rw.original_var().get())) return into_packed(rw, g, lhs, rhs, *pack);
     return product(rw, g, lhs, rhs, site->fused_store);
@@ -212,16 +245,18 @@ struct FlattenBatchMatmul {
                              const BatchOperand& lhs, const BatchOperand& rhs) {
     const OpIds& op = op_ids();
     ir::Expr acc = call.args[0];
+    // init_cond, when given, holds for every page: True overwrites the batch, not one page.
+    const ir::Expr init = call.args.size() > 3 ? call.args[3] : nullptr;
     const std::string name(ir::name_hint(acc));
     if (g.pages == 1) {
       auto [l, r] = pages(rw, g, lhs, rhs, 0);
-      return rw.replace_as(name, rw.call(op.matmul_acc, {acc, l, r}));
+      return rw.replace_as(name, rw.call(op.matmul_acc, operands({acc, l, r}, init)));
     }
     const bool packed = ctx.packing().of(rw.original_call()->args[0].get()) != nullptr;
     for (std::int64_t i = 0; i < g.pages; ++i) {
       auto [l, r] = pages(rw, g, lhs, rhs, i);
       ir::Expr at = packed ? rw.tuple({rw.index(0), rw.index(i * g.n)}) : rw.tuple({rw.index(i * g.m), rw.index(0)});
-      ir::Expr assembled = update_page(rw, acc, at, l, r, g, i);
+      ir::Expr assembled = update_page(rw, acc, at, l, r, g, i, init);
       if (i + 1 == g.pages) return rw.replace_as(name, std::move(assembled));
       acc = rw.emit(name, std::move(assembled));
     }

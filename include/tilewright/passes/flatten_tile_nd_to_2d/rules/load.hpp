@@ -31,6 +31,20 @@ inline ir::Expr collapsed_tensor_view(const rewrite::Rewriter& rw, const ir::Exp
   return rw.call(op_ids().tensor_view, std::move(args));
 }
 
+// FL-14: the operands of natural NZ load `call` issued on a 2D view of its source (the view
+// is emitted before the statement): offsets, window and valid window collapsed onto it.
+inline std::vector<ir::Expr> collapsed_load_args(rewrite::Rewriter& rw, const ir::Call& call,
+                                                 const ir::TensorType& source) {
+  const auto& offsets = ir::as<ir::MakeTuple>(call.args[1])->elements;
+  const auto& shapes = ir::as<ir::MakeTuple>(call.args[2])->elements;
+  const auto& valid = ir::as<ir::MakeTuple>(call.args[call.args.size() > 3 ? 3 : 2])->elements;
+  const ir::Expr view =
+      rw.emit(std::string(ir::name_hint(rw.original_var())) + "_view2d", collapsed_tensor_view(rw, call.args[0], source));
+  const ir::Span& span = rw.call_span();
+  return {view, rw.tuple(collapsed_offset(offsets, source.shape, span)),
+          rw.tuple(merged_shape(shapes, "tile.load window", span)), rw.tuple(merged_valid_shape(valid, span))};
+}
+
 struct FlattenLoad {
   static constexpr std::string_view name = "flatten-load";
   static constexpr auto roots = rewrite::ops_of<"tile.load">;
@@ -43,17 +57,7 @@ struct FlattenLoad {
       ctx.count_retyped_load();  // the type mapping did it all
       return nullptr;
     }
-    const auto& offsets = ir::as<ir::MakeTuple>(call.args[1])->elements;
-    const auto& shapes = ir::as<ir::MakeTuple>(call.args[2])->elements;
-    const auto& valid = ir::as<ir::MakeTuple>(call.args[call.args.size() > 3 ? 3 : 2])->elements;
-
-    const ir::Expr view =
-        rw.emit(std::string(ir::name_hint(rw.original_var())) + "_view2d", collapsed_tensor_view(rw, call.args[0], *source));
-    const ir::Span& span = rw.call_span();
-    std::vector<ir::Expr> args{view, rw.tuple(collapsed_offset(offsets, source->shape, span)),
-                               rw.tuple(merged_shape(shapes, "tile.load window", span)),
-                               rw.tuple(merged_valid_shape(valid, span))};
-    return rw.replace(rw.call(call.callee.op, std::move(args), call.kwargs, call.attrs));
+    return rw.replace(rw.call(call.callee.op, collapsed_load_args(rw, call, *source), call.kwargs, call.attrs));
   }
 };
 
