@@ -32,7 +32,9 @@
 //   acc0_narrowed = tile.set_validshape(acc0_narrowed_storage, v, 256)
 //   for k, (acc,) in pl.range(…, init_values=(acc0_narrowed,)):   # acc: valid [v, 256], compact
 //
-// and the settling above re-types everything downstream of the carry. Left alone are
+// and the settling above re-types everything downstream of the carry. The seed's own
+// tile.create goes when the loop was its only reader: left behind it would be a second
+// allocation of the whole box, which Acc has little room for. Left alone are
 // carries that are not Acc, whose seed is not a tile.create, whose narrowed extent is
 // computed inside the body (it cannot be named before the loop), whose yield is not
 // provably within the declared extent, and those where both readings of the buffer agree
@@ -45,6 +47,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -65,6 +68,7 @@ class CarrySettler : public ir::Mutator<CarrySettler> {
 
   ir::Stmt run(const ir::Stmt& body) {
     index(body);
+    count_reads(body);
     decide(body);
     return mutate_stmt(body);
   }
@@ -77,6 +81,8 @@ class CarrySettler : public ir::Mutator<CarrySettler> {
 
   // A call whose operands moved is deduced again; a result whose type changed gets a new Var.
   ir::Stmt rewrite_stmt(const ir::Stmt& rebuilt, const ir::Stmt& original) {
+    if (auto* a = ir::as<ir::Assign>(original); a && replaced_seeds_.contains(a->var.get()))
+      return ir::make_seq({}, rebuilt->span);
     if (auto* a = ir::as<ir::Assign>(rebuilt)) return rebind(rebuilt, *a, *ir::as<ir::Assign>(original));
     if (auto* i = ir::as<ir::If>(rebuilt)) return retype_results(rebuilt, i->return_vars, branch_types(*i), *i);
     return rebuilt;
@@ -85,6 +91,26 @@ class CarrySettler : public ir::Mutator<CarrySettler> {
  private:
   // ---- index ---------------------------------------------------------------------------
   void define(const ir::ExprNode* v) { clock_of_.emplace(v, ++clock_); }
+
+  // How often each Var is read, a loop's initial values included.
+  void count_reads(const ir::Stmt& body) {
+    ir::walk(
+        body,
+        [&](const ir::Stmt& s) {
+          if (auto* a = ir::as<ir::Assign>(s)) --reads_[a->var.get()];  // visited below, but a definition
+          const std::vector<ir::Expr>* carries = nullptr;
+          if (auto* f = ir::as<ir::For>(s)) carries = &f->iter_args;
+          if (auto* w = ir::as<ir::While>(s)) carries = &w->iter_args;
+          if (carries)
+            for (const auto& ia : *carries)
+              if (auto* c = ir::as<ir::IterArg>(ia)) ++reads_[c->init.get()];
+          return true;
+        },
+        [&](const ir::Expr& e) {
+          if (ir::is_var_like(e)) ++reads_[e.get()];
+          return true;
+        });
+  }
 
   void index(const ir::Stmt& s) {
     if (!s) return;
@@ -141,6 +167,7 @@ class CarrySettler : public ir::Mutator<CarrySettler> {
       auto c = ir::is_var_like(seed) ? creates_.find(seed.get()) : creates_.end();
       if (c == creates_.end() || !c->second) continue;
       decisions_.emplace(iter_args[i].get(), std::move(*narrowed));
+      if (reads_[seed.get()] == 1) replaced_seeds_.insert(seed.get());
     }
   }
 
@@ -344,6 +371,8 @@ class CarrySettler : public ir::Mutator<CarrySettler> {
   std::unordered_map<const ir::StmtNode*, std::pair<std::size_t, std::size_t>> spans_;
   std::unordered_map<const ir::ExprNode*, bool> creates_;  // Var → defined by tile.create
   std::unordered_map<const ir::ExprNode*, std::vector<ir::Expr>> decisions_;  // iter_arg → valid shape
+  std::unordered_map<const ir::ExprNode*, std::int64_t> reads_;
+  std::unordered_set<const ir::ExprNode*> replaced_seeds_;  // seeds read by their loop only: dropped
 };
 
 // FL-43…FL-45 and FL-66 on a rewritten function body; the same body when every name
