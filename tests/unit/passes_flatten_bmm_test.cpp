@@ -406,8 +406,11 @@ TEST_CASE("FL-64d: chains whose members the rewrite cannot retype or read page b
   CHECK(contains(d.message, "cannot lower a batch-2 accumulator of 8x16 FP32 pages, because the page row extent M=8 is not a multiple of 16."));
 }
 
-TEST_CASE("FL-64e: two allocations merged by control flow, or an accumulator nothing can write, fail at any width") {
-  auto merged = kernel(
+namespace {
+
+// FL-64e (i): two allocations of one accumulator, merged by a branch, 16 columns wide.
+std::string merged_allocations_kernel() {
+  return kernel(
       "lhs: pl.Tensor[[2, 16, 64], pl.FP16], rhs: pl.Tensor[[2, 64, 16], pl.FP16], flag: pl.Scalar[pl.INDEX], out_0: "
       "pl.Out[pl.Tensor[[2, 16, 16], pl.FP32]]) -> pl.Tensor[[2, 16, 16], pl.FP32]",
       operand_loads("[2, 16, 64]", "[2, 64, 16]") +
@@ -419,6 +422,12 @@ TEST_CASE("FL-64e: two allocations merged by control flow, or an accumulator not
           "            x: pl.Tile[[2, 16, 16], pl.FP32, pl.Mem.Acc] = pl.yield_(x1)\n"
           "        d: pl.Tile[[2, 16, 16], pl.FP32, pl.Mem.Acc] = pl.tile.batch_matmul_acc(x, a, b)\n" +
           store_d("[2, 16, 16]") + "        return out_1");
+}
+
+}  // namespace
+
+TEST_CASE("FL-64e: two allocations merged by control flow, or an accumulator nothing can write, fail at any width") {
+  auto merged = merged_allocations_kernel();
   auto d = error_of(merged);
   CHECK(contains(d.message, "because the accumulator is allocated by 2 separate definitions that control flow then merges into one value, and reconciling them would need an L0C-to-L0C copy the hardware does not have."));
   CHECK(contains(d.message, "Workaround: give the accumulator a single allocation"));
@@ -589,6 +598,8 @@ TEST_CASE("FL-66: an Acc carry whose yield is narrower is re-declared before the
   CHECK(contains(printed, "acc0_narrowed_storage: pl.Tile[[64, 256], pl.INT32, pl.Mem.Acc, pl.TileView(compact=pl.CompactMode.normal)] = pl.tile.create([64, 256], dtype=pl.INT32, target_memory=pl.Mem.Acc, compact=True)"));
   CHECK(contains(printed, "= pl.tile.set_validshape(acc0_narrowed_storage, pl.min(v, 64), 256)"));
   CHECK(contains(printed, "for k, (acc,) in pl.range(2, init_values=(acc0_narrowed,)):"));
+  // The loop was the seed's only reader: its full-box allocation goes (L0C has no room for two).
+  CHECK_FALSE(contains(printed, "acc0: pl.Tile"));
   // The carry, its yield and the loop's result agree: iter_arg, yield and return_var types.
   auto stmts = body_of(after);
   const ir::For* loop = nullptr;
@@ -601,6 +612,19 @@ TEST_CASE("FL-66: an Acc carry whose yield is narrower is re-declared before the
   auto* yield = ir::as<ir::Yield>(ir::body_stmts(loop->body).back());
   CHECK(ir::structural_equal(yield->values[0]->type, loop->iter_args[0]->type));
   check_well_formed(after);
+}
+
+TEST_CASE("FL-66: a seed read after the loop as well keeps its allocation beside the narrowed one") {
+  std::string text = narrowed_carry(64, "v");
+  const std::string store = "        out_1: pl.Tensor[[1, 64, 256], pl.INT32] = pl.tile.store(acc_rv, [0, 0, 0], out_0)\n";
+  REQUIRE(contains(text, store));
+  text.replace(text.find(store), store.size(),
+               store + "        out_2: pl.Tensor[[1, 64, 256], pl.INT32] = pl.tile.store(acc0, [0, 0, 0], out_1)\n");
+  text.replace(text.find("        return out_1"), std::string("        return out_1").size(), "        return out_2");
+  const std::string printed = text::print(flatten(parse(text)));
+  CHECK(contains(printed, "acc0: pl.Tile[[64, 256], pl.INT32, pl.Mem.Acc] = pl.tile.create([64, 256]"));
+  CHECK(contains(printed, "init_values=(acc0_narrowed,)"));
+  CHECK(contains(printed, "pl.tile.store(acc0, [0, 0, 0], out_1"));
 }
 
 TEST_CASE("FL-66: carries are left alone when the extent is computed in the body or a 16-row box reads the same") {
@@ -951,18 +975,7 @@ TEST_CASE("FL-64c/FL-64d: each reason a 16x32 chain is refused for, in the whole
 
 TEST_CASE("FL-64e: the always-refused shapes, in the whole message") {
   // Two allocations merged by a branch, 16 columns wide: refused although row packing would fit.
-  auto merged = error_of(kernel(
-      "lhs: pl.Tensor[[2, 16, 64], pl.FP16], rhs: pl.Tensor[[2, 64, 16], pl.FP16], flag: pl.Scalar[pl.INDEX], out_0: "
-      "pl.Out[pl.Tensor[[2, 16, 16], pl.FP32]]) -> pl.Tensor[[2, 16, 16], pl.FP32]",
-      operand_loads("[2, 16, 64]", "[2, 64, 16]") +
-          "        if flag == 0:\n"
-          "            x0: pl.Tile[[2, 16, 16], pl.FP32, pl.Mem.Acc] = pl.tile.create([2, 16, 16], dtype=pl.FP32, target_memory=pl.Mem.Acc)\n"
-          "            x: pl.Tile[[2, 16, 16], pl.FP32, pl.Mem.Acc] = pl.yield_(x0)\n"
-          "        else:\n"
-          "            x1: pl.Tile[[2, 16, 16], pl.FP32, pl.Mem.Acc] = pl.tile.create([2, 16, 16], dtype=pl.FP32, target_memory=pl.Mem.Acc)\n"
-          "            x: pl.Tile[[2, 16, 16], pl.FP32, pl.Mem.Acc] = pl.yield_(x1)\n"
-          "        d: pl.Tile[[2, 16, 16], pl.FP32, pl.Mem.Acc] = pl.tile.batch_matmul_acc(x, a, b)\n" +
-          store_d("[2, 16, 16]") + "        return out_1"));
+  auto merged = error_of(merged_allocations_kernel());
   CHECK(merged.message ==
         rejection_head("16x16") +
             "the accumulator is allocated by 2 separate definitions that control flow then merges into one value, and "
