@@ -615,13 +615,13 @@ TEST_CASE("FL-66: an Acc carry whose yield is narrower is re-declared before the
 }
 
 TEST_CASE("FL-66: a seed read after the loop as well keeps its allocation beside the narrowed one") {
-  std::string text = narrowed_carry(64, "v");
+  std::string program = narrowed_carry(64, "v");
   const std::string store = "        out_1: pl.Tensor[[1, 64, 256], pl.INT32] = pl.tile.store(acc_rv, [0, 0, 0], out_0)\n";
-  REQUIRE(contains(text, store));
-  text.replace(text.find(store), store.size(),
+  REQUIRE(contains(program, store));
+  program.replace(program.find(store), store.size(),
                store + "        out_2: pl.Tensor[[1, 64, 256], pl.INT32] = pl.tile.store(acc0, [0, 0, 0], out_1)\n");
-  text.replace(text.find("        return out_1"), std::string("        return out_1").size(), "        return out_2");
-  const std::string printed = text::print(flatten(parse(text)));
+  program.replace(program.find("        return out_1"), std::string("        return out_1").size(), "        return out_2");
+  const std::string printed = text::print(flatten(parse(program)));
   CHECK(contains(printed, "acc0: pl.Tile[[64, 256], pl.INT32, pl.Mem.Acc] = pl.tile.create([64, 256]"));
   CHECK(contains(printed, "init_values=(acc0_narrowed,)"));
   CHECK(contains(printed, "pl.tile.store(acc0, [0, 0, 0], out_1"));
