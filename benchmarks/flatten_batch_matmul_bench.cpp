@@ -13,6 +13,7 @@
 // Names: FlattenTileNdTo2D/attention/B<batch>/<statements>.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <string>
@@ -102,7 +103,7 @@ std::size_t max_statements() {
   return env ? std::strtoull(env, nullptr, 10) : 100'000;
 }
 
-const int registered = [] {
+[[maybe_unused]] const int registered = [] {
   for (std::int64_t batch : {1, 8, 64})
     for (std::size_t n : {1'000, 10'000, 100'000}) {
       if (n > max_statements()) continue;
