@@ -347,8 +347,13 @@ inline std::string op_stem(std::string_view last) {
 // seg[from] . … . op_stem(seg.back()): the op name a dotted call path spells.
 inline std::string dotted_op_name(const std::vector<std::string_view>& seg, std::size_t from) {
   std::string name(seg[from]);
-  for (std::size_t i = from + 1; i < seg.size(); ++i)
-    name += "." + (i + 1 == seg.size() ? op_stem(seg[i]) : std::string(seg[i]));
+  // Appended piecewise: `"." + std::string&&` trips g++ 12's -Wrestrict at -O3 (a false
+  // positive that -Werror turns into a build failure).
+  for (std::size_t i = from + 1; i < seg.size(); ++i) {
+    name += '.';
+    if (i + 1 == seg.size()) name += op_stem(seg[i]);
+    else name += seg[i];
+  }
   return name;
 }
 
