@@ -12,6 +12,7 @@
 // own rule (CT-08).
 #include "tilewright/passes/canonicalize_tile_slice/context.hpp"
 #include "tilewright/rewrite/op_set.hpp"
+#include "tilewright/rewrite/rule.hpp"
 
 namespace tilewright::passes::canonicalize {
 
