@@ -24,7 +24,6 @@
 #include "opt/split_input.hpp"
 #include "tilewright/ir/structural_equal.hpp"
 #include "tilewright/pass/pipeline.hpp"
-#include "tilewright/passes/pipeline_check.hpp"
 #include "tilewright/passes/registry.hpp"
 #include "tilewright/text/parser.hpp"
 #include "tilewright/text/printer.hpp"
@@ -65,8 +64,6 @@ void list_passes() {
     std::cout << "  " << p.info.factory << " (" << p.info.name << ")\n      "
               << (summary.empty() ? std::string_view("(no description)") : summary) << "\n      requires "
               << p.info.required.to_string() << "\n      produces " << p.info.produced.to_string() << "\n";
-    if (!p.info.inert_without.empty())
-      std::cout << "      does nothing without " << p.info.inert_without.to_string() << "\n";
   }
   std::cout << "pipelines:\n  default:";
   const char* sep = " ";
@@ -251,20 +248,15 @@ std::optional<ir::Diagnostic> compare_with_expected(const Options& o, const ir::
   if (auto why = read_file(o.expect, expected_text))
     return ir::Diagnostic{ir::Severity::error, ir::ErrorKind::user, "", *why, {}, {}};
   ir::Program expected = text::parse_program(expected_text, o.expect);
-  // The DSL re-assigns names where the IR has fresh ones: the same program, so both sides
-  // are compared in SSA form (a no-op on a program already in it).
-  pass::PassContext scratch;
-  expected = passes::convert_to_ssa(expected, scratch);
-  const ir::Program compared = passes::convert_to_ssa(result, scratch);
-  if (!ir::structural_difference(compared, expected)) return std::nullopt;
+  if (!ir::structural_difference(result, expected)) return std::nullopt;
   // Compare the printed result, parsed back, so that its statements have line numbers in the
   // text the user sees (-o FILE, or what tilewright-opt prints).
   const std::string result_name = o.output.empty() || o.output == "-" ? "the result" : o.output;
   const std::string printed = text::print(result);
-  ir::Program reparsed = passes::convert_to_ssa(text::parse_program(printed, result_name), scratch);
+  ir::Program reparsed = text::parse_program(printed, result_name);
   ir::StructuralEqual cmp;
   cmp(reparsed, expected);
-  const std::string difference = cmp.first_difference().empty() ? *ir::structural_difference(compared, expected)
+  const std::string difference = cmp.first_difference().empty() ? *ir::structural_difference(result, expected)
                                                                  : cmp.first_difference();
   ir::Diagnostic d{ir::Severity::error, ir::ErrorKind::user, "", "result differs from " + o.expect + ": " + difference,
                    {}, {}};
@@ -306,18 +298,9 @@ ChunkRun run_chunk(const Options& o, const pass::Pipeline& passes, opt::Chunk ch
     ir::Program program = text::parse_program(chunk.text, file_name);
     timing.add_parse(ms_since(start));
 
-    // The order check: which pass needs what the input lacks, with the verifiers' findings
-    // and the pass that establishes it (passes/pipeline_check.hpp); --verify=none skips it.
-    if (o.verify != pass::VerifyLevel::none || !o.require.empty()) {
-      ir::Diagnostics check =
-          passes::check_pipeline(passes, program, {o.assume, o.require, o.verify != pass::VerifyLevel::none});
-      for (auto& d : check) run.diagnostics.push_back(located_in_file(std::move(d), chunk.first_line, file_name));
-      if (passes::has_error(run.diagnostics)) {
-        run.failed = true;
-        return run;
-      }
-    }
-    const pass::Pipeline& pipeline = passes;
+    pass::Pipeline pipeline(passes.passes(), pass::verified_properties(program));
+    if (auto problem = pipeline.check_order())
+      return fail(ir::Diagnostic{ir::Severity::error, ir::ErrorKind::user, "", *problem, {}, {}});
 
     pass::PassContext ctx = make_context(o);
     std::vector<pass::PassTiming> timings;
@@ -360,7 +343,7 @@ ChunkRun run_chunk(const Options& o, const pass::Pipeline& passes, opt::Chunk ch
 // `file:line:col: error: …` with the source line and caret; a diagnostic without a location
 // is prefixed by the file name.
 std::string render(const ir::Diagnostic& d, std::string_view source, const std::string& file_name) {
-  if (!d.span.known()) return (d.severity == ir::Severity::note ? "" : file_name + ": ") + ir::render(d);
+  if (!d.span.known()) return file_name + ": " + ir::render(d);
   return ir::render(d, d.span.file_name() == file_name ? source : std::string_view());
 }
 

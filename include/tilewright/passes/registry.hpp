@@ -24,7 +24,6 @@ inline std::vector<pass::AnyPass> all_passes() {
 // line here (the lit suite checks that none is missing).
 inline std::string_view summary_of(std::string_view pass_name) {
   static constexpr std::pair<std::string_view, std::string_view> lines[] = {
-      {"ConvertToSSA", "gives re-assigned names fresh SSA names and turns loop and branch carries into iter_args, yields and return vars"},
       {"FlattenTileNdTo2D", "lowers >2-D tile ops of InCore functions to the 2-D tile ops the hardware executes"},
       {"MaterializeTensorStrides", "gives every tensor view explicit strides derived from its layout (ND, DN, blocked NZ)"},
       {"FoldNoOpReshape", "folds a tile.reshape whose source and result share one buffer and signature into an assignment"},

@@ -213,7 +213,8 @@ class SsaRewriter : public ir::Mutator<SsaRewriter> {
     } else {
       stmts.push_back(ir::make_stmt(ir::Yield{extra}, span));
     }
-    return ir::make_seq(std::move(stmts), body ? body->span : span);  // bodies are lists, as parsed
+    if (stmts.size() == 1) return stmts.front();
+    return ir::make_seq(std::move(stmts), body ? body->span : span);
   }
   static ir::Stmt keep_comments(ir::Stmt s, const ir::Comments& comments) {
     if (comments.lines.empty()) return s;
@@ -327,27 +328,13 @@ class SsaRewriter : public ir::Mutator<SsaRewriter> {
       if (!spelled.count(v) && !bindings_.find(v)) out.push_back(v);
     return out;
   }
-  // Escaping Vars that the body left with a value. One whose last value is what the body's
-  // own yield passes on is, after the loop, that iter_arg's return var (`o = f(o)` then
-  // `pl.yield_(o)`); any other starts from an Out/InOut parameter of its type (upstream's
-  // choice), or the loop is refused. Returns the first kind as (Var, iter_arg position).
-  std::vector<std::pair<Key, std::size_t>> add_escaping(std::vector<Key> candidates, std::vector<Carry>& carries,
-                                                        const ir::Stmt& body, std::size_t spelled,
-                                                        const ir::Span& at) {
+  // Escaping Vars that the body left with a value: each starts from an Out/InOut parameter
+  // of its type (upstream's choice), or the loop is refused.
+  void add_escaping(std::vector<Key> candidates, std::vector<Carry>& carries, const ir::Span& at) {
     sort_by_name(candidates);
-    std::vector<std::pair<Key, std::size_t>> yielded_by_input;
-    std::vector<ir::Stmt> stmts = candidates.empty() ? std::vector<ir::Stmt>{} : ir::body_stmts(body);
-    const ir::Yield* closing = stmts.empty() ? nullptr : ir::as<ir::Yield>(stmts.back());
     for (Key v : candidates) {
       const ir::Expr* last = bindings_.find(v);
       if (!last) continue;  // first assigned in a finished branch of the body: the read will say so
-      if (closing) {
-        auto it = std::find(closing->values.begin(), closing->values.end(), *last);
-        if (auto k = static_cast<std::size_t>(it - closing->values.begin()); k < spelled) {
-          yielded_by_input.emplace_back(v, k);
-          continue;
-        }
-      }
       ir::Expr init = output_parameter_of_type((*last)->type);
       if (!init)
         fail("variable '" + std::string(name_of(v)) +
@@ -355,7 +342,6 @@ class SsaRewriter : public ir::Mutator<SsaRewriter> {
              "iteration; assign it before the loop");
       carries.push_back(Carry{v, ir::make_iter_arg(fresh_name(v, "iter"), (*last)->type, init, at), nullptr});
     }
-    return yielded_by_input;
   }
   ir::Expr output_parameter_of_type(const ir::Type& t) {
     for (const auto& p : function_.params) {
@@ -370,16 +356,6 @@ class SsaRewriter : public ir::Mutator<SsaRewriter> {
     std::vector<ir::Expr> yielded;
     for (const auto& c : carries) yielded.push_back(*bindings_.find(c.var));
     return yielded;
-  }
-  // The return vars the input spells; after the loop an iter_arg's name stands for its return
-  // var (a Python name keeps the last value it was given), as upstream's pass reads it.
-  void define_return_vars(const std::vector<ir::Expr>& iter_args, std::vector<ir::Expr>& return_vars,
-                          const std::vector<std::pair<Key, std::size_t>>& aliases) {
-    for (auto& rv : return_vars) rv = define(rv);
-    for (std::size_t i = 0; i < iter_args.size() && i < return_vars.size(); ++i)
-      bindings_.bind(iter_args[i].get(), return_vars[i]);
-    for (auto [v, k] : aliases)
-      if (k < return_vars.size()) bindings_.bind(v, return_vars[k]);
   }
   void bind_return_vars(std::vector<Carry>& carries, const ir::Span& at) {
     for (auto& c : carries) {
@@ -409,11 +385,11 @@ class SsaRewriter : public ir::Mutator<SsaRewriter> {
     for (std::size_t i = 0; i < x.iter_args.size(); ++i) next.iter_args[i] = define_iter_arg(x.iter_args[i], inits[i]);
     for (const auto& c : carries) bindings_.bind(c.var, c.iter_arg);
     next.body = mutate_stmt(x.body);
-    auto aliases = add_escaping(std::move(escaping), carries, next.body, x.iter_args.size(), s->span);
+    add_escaping(std::move(escaping), carries, s->span);
     std::vector<ir::Expr> yielded = leave_carries(carries);
     close_scope(m, "the loop", s->span);
 
-    define_return_vars(x.iter_args, next.return_vars, aliases);
+    for (auto& rv : next.return_vars) rv = define(rv);
     bind_return_vars(carries, s->span);
     for (const auto& c : carries) {
       next.iter_args.push_back(c.iter_arg);
@@ -440,11 +416,11 @@ class SsaRewriter : public ir::Mutator<SsaRewriter> {
     for (const auto& c : carries) bindings_.bind(c.var, c.iter_arg);
     next.cond = mutate_expr(x.cond);
     next.body = mutate_stmt(x.body);
-    auto aliases = add_escaping(std::move(escaping), carries, next.body, x.iter_args.size(), s->span);
+    add_escaping(std::move(escaping), carries, s->span);
     std::vector<ir::Expr> yielded = leave_carries(carries);
     close_scope(m, "the loop", s->span);
 
-    define_return_vars(x.iter_args, next.return_vars, aliases);
+    for (auto& rv : next.return_vars) rv = define(rv);
     bind_return_vars(carries, s->span);
     for (const auto& c : carries) {
       next.iter_args.push_back(c.iter_arg);
