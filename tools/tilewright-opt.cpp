@@ -28,7 +28,6 @@
 #include "tilewright/text/parser.hpp"
 #include "tilewright/text/printer.hpp"
 #include "tilewright/text/roundtrip.hpp"
-#include "tilewright/text/source.hpp"
 #include "tilewright/tilewright.hpp"
 
 namespace {
@@ -41,14 +40,15 @@ double ms_since(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-// Reads `path` ("-": standard input) into `out`; when it cannot, says why, in plain words.
-std::optional<std::string> read_file(const std::string& path, std::string& out) {
-  try {
-    out = text::read_source(path);
-    return std::nullopt;
-  } catch (const ir::Error& e) {
-    return e.diagnostic().message;
+bool read_file(const std::string& path, std::string& out) {
+  if (path == "-") {
+    out.assign(std::istreambuf_iterator<char>(std::cin), {});
+    return true;
   }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  out.assign(std::istreambuf_iterator<char>(in), {});
+  return true;
 }
 
 bool write_file(const std::string& path, std::string_view text) {
@@ -121,8 +121,8 @@ ir::Error run_error(const interp::RunError& e) {
 // --expect-equivalent: FILE is the reference, the result the candidate.
 int compare_semantics(const Options& o, const ir::Program& result, const std::string& file_name) {
   std::string source;
-  if (auto why = read_file(o.expect_equivalent, source)) {
-    std::cerr << "tilewright-opt: error: " << *why << "\n";
+  if (!read_file(o.expect_equivalent, source)) {
+    std::cerr << "tilewright-opt: error: cannot read '" << o.expect_equivalent << "'\n";
     return 1;
   }
   ir::Program reference = text::parse_program(source, o.expect_equivalent);
@@ -245,8 +245,8 @@ ir::Diagnostic located_in_file(ir::Diagnostic d, int first_line, const std::stri
 // Compares with --expect; the diagnostic says where, on each side, the first difference is.
 std::optional<ir::Diagnostic> compare_with_expected(const Options& o, const ir::Program& result) {
   std::string expected_text;
-  if (auto why = read_file(o.expect, expected_text))
-    return ir::Diagnostic{ir::Severity::error, ir::ErrorKind::user, "", *why, {}, {}};
+  if (!read_file(o.expect, expected_text))
+    return ir::Diagnostic{ir::Severity::error, ir::ErrorKind::user, "", "cannot read '" + o.expect + "'", {}, {}};
   ir::Program expected = text::parse_program(expected_text, o.expect);
   if (!ir::structural_difference(result, expected)) return std::nullopt;
   // Compare the printed result, parsed back, so that its statements have line numbers in the
@@ -350,8 +350,8 @@ std::string render(const ir::Diagnostic& d, std::string_view source, const std::
 int run(const Options& o) {
   pass::Pipeline pipeline = build_pipeline(o);
   std::string source;
-  if (auto why = read_file(o.input, source)) {
-    std::cerr << "tilewright-opt: error: " << *why << "\n";
+  if (!read_file(o.input, source)) {
+    std::cerr << "tilewright-opt: error: cannot read '" << o.input << "'\n";
     return 1;
   }
   const std::string file_name = o.input == "-" ? "<stdin>" : o.input;

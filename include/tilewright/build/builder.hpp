@@ -202,9 +202,12 @@ class FunctionBuilder : public Block {
       : Block(registry) {
     node_.name = std::move(name);
     node_.type = type;
-    if (auto implied = ir::implied_placement(type)) {
-      node_.level = implied->level;
-      node_.role = implied->role;
+    if (ir::is_incore(type)) {
+      node_.level = ir::Level::CHIP_DIE;
+      node_.role = ir::Role::SubWorker;
+    } else if (type == ir::FunctionType::Orchestration) {
+      node_.level = ir::Level::CHIP;
+      node_.role = ir::Role::Orchestrator;
     }
   }
 
