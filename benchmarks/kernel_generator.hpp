@@ -469,7 +469,7 @@ ir::Function build_kernel(std::string name, ir::FunctionType type, std::size_t s
                                             {k.out->type},
                                             b.finish(),
                                             type,
-                                            ir::Level::CHIP_DIE,
+                                            ir::implied_placement(type)->level,  // AIV kernels run at AIV
                                             ir::Role::SubWorker,
                                             {},
                                             {}});

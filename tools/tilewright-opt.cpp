@@ -24,10 +24,12 @@
 #include "opt/split_input.hpp"
 #include "tilewright/ir/structural_equal.hpp"
 #include "tilewright/pass/pipeline.hpp"
+#include "tilewright/passes/pipeline_check.hpp"
 #include "tilewright/passes/registry.hpp"
 #include "tilewright/text/parser.hpp"
 #include "tilewright/text/printer.hpp"
 #include "tilewright/text/roundtrip.hpp"
+#include "tilewright/text/source.hpp"
 #include "tilewright/tilewright.hpp"
 
 namespace {
@@ -40,15 +42,14 @@ double ms_since(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-bool read_file(const std::string& path, std::string& out) {
-  if (path == "-") {
-    out.assign(std::istreambuf_iterator<char>(std::cin), {});
-    return true;
+// Reads `path` ("-": standard input) into `out`; when it cannot, says why, in plain words.
+std::optional<std::string> read_file(const std::string& path, std::string& out) {
+  try {
+    out = text::read_source(path);
+    return std::nullopt;
+  } catch (const ir::Error& e) {
+    return e.diagnostic().message;
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  out.assign(std::istreambuf_iterator<char>(in), {});
-  return true;
 }
 
 bool write_file(const std::string& path, std::string_view text) {
@@ -64,6 +65,8 @@ void list_passes() {
     std::cout << "  " << p.info.factory << " (" << p.info.name << ")\n      "
               << (summary.empty() ? std::string_view("(no description)") : summary) << "\n      requires "
               << p.info.required.to_string() << "\n      produces " << p.info.produced.to_string() << "\n";
+    if (!p.info.inert_without.empty())
+      std::cout << "      does nothing without " << p.info.inert_without.to_string() << "\n";
   }
   std::cout << "pipelines:\n  default:";
   const char* sep = " ";
@@ -121,8 +124,8 @@ ir::Error run_error(const interp::RunError& e) {
 // --expect-equivalent: FILE is the reference, the result the candidate.
 int compare_semantics(const Options& o, const ir::Program& result, const std::string& file_name) {
   std::string source;
-  if (!read_file(o.expect_equivalent, source)) {
-    std::cerr << "tilewright-opt: error: cannot read '" << o.expect_equivalent << "'\n";
+  if (auto why = read_file(o.expect_equivalent, source)) {
+    std::cerr << "tilewright-opt: error: " << *why << "\n";
     return 1;
   }
   ir::Program reference = text::parse_program(source, o.expect_equivalent);
@@ -245,18 +248,23 @@ ir::Diagnostic located_in_file(ir::Diagnostic d, int first_line, const std::stri
 // Compares with --expect; the diagnostic says where, on each side, the first difference is.
 std::optional<ir::Diagnostic> compare_with_expected(const Options& o, const ir::Program& result) {
   std::string expected_text;
-  if (!read_file(o.expect, expected_text))
-    return ir::Diagnostic{ir::Severity::error, ir::ErrorKind::user, "", "cannot read '" + o.expect + "'", {}, {}};
+  if (auto why = read_file(o.expect, expected_text))
+    return ir::Diagnostic{ir::Severity::error, ir::ErrorKind::user, "", *why, {}, {}};
   ir::Program expected = text::parse_program(expected_text, o.expect);
-  if (!ir::structural_difference(result, expected)) return std::nullopt;
+  // The DSL re-assigns names where the IR has fresh ones: the same program, so both sides
+  // are compared in SSA form (a no-op on a program already in it).
+  pass::PassContext scratch;
+  expected = passes::convert_to_ssa(expected, scratch);
+  const ir::Program compared = passes::convert_to_ssa(result, scratch);
+  if (!ir::structural_difference(compared, expected)) return std::nullopt;
   // Compare the printed result, parsed back, so that its statements have line numbers in the
   // text the user sees (-o FILE, or what tilewright-opt prints).
   const std::string result_name = o.output.empty() || o.output == "-" ? "the result" : o.output;
   const std::string printed = text::print(result);
-  ir::Program reparsed = text::parse_program(printed, result_name);
+  ir::Program reparsed = passes::convert_to_ssa(text::parse_program(printed, result_name), scratch);
   ir::StructuralEqual cmp;
   cmp(reparsed, expected);
-  const std::string difference = cmp.first_difference().empty() ? *ir::structural_difference(result, expected)
+  const std::string difference = cmp.first_difference().empty() ? *ir::structural_difference(compared, expected)
                                                                  : cmp.first_difference();
   ir::Diagnostic d{ir::Severity::error, ir::ErrorKind::user, "", "result differs from " + o.expect + ": " + difference,
                    {}, {}};
@@ -298,9 +306,18 @@ ChunkRun run_chunk(const Options& o, const pass::Pipeline& passes, opt::Chunk ch
     ir::Program program = text::parse_program(chunk.text, file_name);
     timing.add_parse(ms_since(start));
 
-    pass::Pipeline pipeline(passes.passes(), pass::verified_properties(program));
-    if (auto problem = pipeline.check_order())
-      return fail(ir::Diagnostic{ir::Severity::error, ir::ErrorKind::user, "", *problem, {}, {}});
+    // The order check: which pass needs what the input lacks, with the verifiers' findings
+    // and the pass that establishes it (passes/pipeline_check.hpp); --verify=none skips it.
+    if (o.verify != pass::VerifyLevel::none || !o.require.empty()) {
+      ir::Diagnostics check =
+          passes::check_pipeline(passes, program, {o.assume, o.require, o.verify != pass::VerifyLevel::none});
+      for (auto& d : check) run.diagnostics.push_back(located_in_file(std::move(d), chunk.first_line, file_name));
+      if (passes::has_error(run.diagnostics)) {
+        run.failed = true;
+        return run;
+      }
+    }
+    const pass::Pipeline& pipeline = passes;
 
     pass::PassContext ctx = make_context(o);
     std::vector<pass::PassTiming> timings;
@@ -343,15 +360,15 @@ ChunkRun run_chunk(const Options& o, const pass::Pipeline& passes, opt::Chunk ch
 // `file:line:col: error: …` with the source line and caret; a diagnostic without a location
 // is prefixed by the file name.
 std::string render(const ir::Diagnostic& d, std::string_view source, const std::string& file_name) {
-  if (!d.span.known()) return file_name + ": " + ir::render(d);
+  if (!d.span.known()) return (d.severity == ir::Severity::note ? "" : file_name + ": ") + ir::render(d);
   return ir::render(d, d.span.file_name() == file_name ? source : std::string_view());
 }
 
 int run(const Options& o) {
   pass::Pipeline pipeline = build_pipeline(o);
   std::string source;
-  if (!read_file(o.input, source)) {
-    std::cerr << "tilewright-opt: error: cannot read '" << o.input << "'\n";
+  if (auto why = read_file(o.input, source)) {
+    std::cerr << "tilewright-opt: error: " << *why << "\n";
     return 1;
   }
   const std::string file_name = o.input == "-" ? "<stdin>" : o.input;

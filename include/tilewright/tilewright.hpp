@@ -20,6 +20,7 @@
 #include "tilewright/ops/create.hpp"
 #include "tilewright/pass/pipeline.hpp"
 #include "tilewright/passes/canonicalize_tile_slice/pass.hpp"
+#include "tilewright/passes/convert_to_ssa/pass.hpp"
 #include "tilewright/passes/flatten_tile_nd_to_2d/pass.hpp"
 #include "tilewright/passes/registry.hpp"
 #include "tilewright/rewrite/rewrite.hpp"

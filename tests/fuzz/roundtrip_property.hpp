@@ -17,13 +17,17 @@
 
 #include "tilewright/ir/diagnostic.hpp"
 #include "tilewright/ir/structural_equal.hpp"
+#include "tilewright/pass/pipeline.hpp"
+#include "tilewright/passes/registry.hpp"
 #include "tilewright/text/parser.hpp"
 #include "tilewright/text/printer.hpp"
+#include "tilewright/text/roundtrip.hpp"
 
 namespace tilewright::fuzz {
 
 struct RoundtripOutcome {
   bool parsed = false;                   // false: the input was rejected with a user diagnostic
+  ir::Program program;                   // P1, when the input parsed
   std::string printed;                   // T1, when the input parsed
   std::optional<std::string> violation;  // why the property does not hold
 };
@@ -75,6 +79,8 @@ inline RoundtripOutcome check_roundtrip(std::string_view text, std::string_view 
     // Rejecting the input is fine, but only with a user-facing diagnostic.
     if (e.diagnostic().kind != ir::ErrorKind::user)
       out.violation = "parse: an internal error instead of a diagnostic: " + ir::render(e.diagnostic(), text);
+    else if (!e.diagnostic().span.known())
+      out.violation = "parse: a diagnostic without a location: " + ir::render(e.diagnostic(), text);
     return out;
   } catch (const std::exception& e) {
     out.violation = std::string("parse: unexpected exception instead of a diagnostic: ") + e.what();
@@ -84,6 +90,7 @@ inline RoundtripOutcome check_roundtrip(std::string_view text, std::string_view 
     return out;
   }
   out.parsed = true;
+  out.program = first;
 
   if ((out.violation = detail::guarded("print", [&] { out.printed = text::print(first); }))) return out;
   ir::Program second;
@@ -99,6 +106,28 @@ inline RoundtripOutcome check_roundtrip(std::string_view text, std::string_view 
   if (again != out.printed)
     out.violation = "printing is not a fixed point: " + detail::first_difference(out.printed, again);
   return out;
+}
+
+// What a program that parsed must survive as well: the default pipeline, verified after
+// every pass and round-tripped (--verify=roundtrip). The passes may refuse it, but only with a
+// located user error; an internal error means user text reached a broken invariant.
+inline std::optional<std::string> check_pipeline(const ir::Program& program) {
+  try {
+    pass::Pipeline pipeline;
+    for (auto& p : passes::default_pipeline()) pipeline.add(p);
+    pipeline = pass::Pipeline(pipeline.passes(), pass::verified_properties(program));
+    if (pipeline.check_order()) return std::nullopt;  // the input lacks what the pipeline needs
+    pass::PassContext ctx;
+    pipeline.run(program, ctx, pass::VerifyLevel::roundtrip, text::roundtrip_instrument(), nullptr);
+  } catch (const ir::Error& e) {
+    if (e.diagnostic().kind != ir::ErrorKind::user)
+      return "pipeline: an internal error from user text: " + ir::render(e.diagnostic());
+    if (!e.diagnostic().span.known())
+      return "pipeline: a user error without a location: " + ir::render(e.diagnostic());
+  } catch (const std::exception& e) {
+    return std::string("pipeline: unexpected exception: ") + e.what();
+  }
+  return std::nullopt;
 }
 
 }  // namespace tilewright::fuzz

@@ -30,6 +30,7 @@
 
 #include "tilewright/ir/structural_equal.hpp"
 #include "tilewright/pass/verify.hpp"
+#include "tilewright/passes/pipeline_check.hpp"
 
 #include "golden_support.hpp"
 
@@ -98,9 +99,9 @@ std::optional<ir::Program> run_example(const Example& e, std::string& rendered) 
   }
   try {
     ir::Program program = text::parse_program(e.before.body, "example.pto");
-    pipeline = pass::Pipeline(pipeline.passes(), pass::verified_properties(program));
-    if (auto problem = pipeline.check_order()) {  // tilewright-opt's wording for this case
-      rendered = "example.pto: error: " + *problem + "\n";
+    ir::Diagnostics check = passes::check_pipeline(pipeline, program, {});  // tilewright-opt's check
+    if (passes::has_error(check)) {
+      rendered = passes::render_check(check, "example.pto", e.before.body);
       return std::nullopt;
     }
     return pipeline.run(program, ctx, pass::VerifyLevel::basic);

@@ -85,7 +85,7 @@ TEST_CASE("SSAForm: a second definition of a Var is reported") {
   auto prog = one_function(ir::make_seq({ir::make_stmt(ir::Assign{x, ir::make_int(1)}), ir::make_stmt(ir::Assign{x, ir::make_int(2)})}));
   auto d = pass::verify(Property::SSAForm, prog);
   REQUIRE(d.size() == 1);
-  CHECK(d[0].message.find("'x' is defined more than once") != std::string::npos);
+  CHECK(d[0].message.find("'x' is assigned more than once, violating SSA form") != std::string::npos);
 }
 
 TEST_CASE("passes are found by factory and CamelCase name") {

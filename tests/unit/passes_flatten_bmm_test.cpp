@@ -437,7 +437,7 @@ TEST_CASE("FL-64e: two allocations merged by control flow, or an accumulator not
       "lhs: pl.Tensor[[2, 16, 64], pl.FP16], rhs: pl.Tensor[[2, 64, 16], pl.FP16], out_0: pl.Out[pl.Tensor[[2, 16, 16], "
       "pl.FP32]]) -> pl.Tensor[[2, 16, 16], pl.FP32]",
       operand_loads("[2, 16, 64]", "[2, 64, 16]") +
-          "        flat: pl.Tile[[32, 16], pl.FP32] = pl.tile.create([32, 16], dtype=pl.FP32)\n"
+          "        flat: pl.Tile[[32, 16], pl.FP32] = pl.tile.create([32, 16], dtype=pl.FP32, target_memory=None)\n"
           "        acc0: pl.Tile[[2, 16, 16], pl.FP32] = pl.tile.reshape(flat, [2, 16, 16])\n"
           "        d: pl.Tile[[2, 16, 16], pl.FP32, pl.Mem.Acc] = pl.tile.batch_matmul_acc(acc0, a, b)\n" +
           store_d("[2, 16, 16]") + "        return out_1"));

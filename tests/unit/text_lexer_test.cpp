@@ -222,7 +222,8 @@ TEST_CASE("lexer: string literal errors") {
   check_error("x = \"abc", "unterminated string literal", 1, 5);
   check_error("x = 'abc\\", "unterminated string literal", 1, 5);
   check_error("x = 'ab\r\n'", "unterminated string literal", 1, 5);
-  check_error("x = '''doc'''", "triple-quoted strings are not supported", 1, 5);
+  check_error("x = \"\"\"doc\n", "unterminated triple-quoted string literal", 1, 5);
+  check_error("x = f'{a}'", "'f' string literals are not supported; write a plain string", 1, 5);
   check_error("x = '\\x4'", "truncated \\x escape in string literal", 1, 6);
   check_error("x = '\\u12'", "truncated \\u escape in string literal", 1, 6);
   check_error("x = '\\U0011FFFF'", "escape \\U0011FFFF is not a valid Unicode scalar value", 1, 6);
@@ -406,7 +407,9 @@ TEST_CASE("lexer: CRLF line endings") {
   CHECK(toks[10].is_name("y"));
   CHECK(toks[10].span.line == 5);
   CHECK(toks[10].span.column == 5);
-  check_error("x = 1\ry = 2", "carriage return not followed by a line feed", 1, 6);
+  check_error("x = 1\ry = 2", "this text uses CR-only line endings (a carriage return without a line feed ends each "
+                              "line); convert it to LF or CRLF line endings", 1, 6);
+  check_error("x = 1\ry = 2\n", "carriage return not followed by a line feed; remove it or end the line with CRLF", 1, 6);
 }
 
 TEST_CASE("lexer: bracket and character errors with positions") {
@@ -417,7 +420,8 @@ TEST_CASE("lexer: bracket and character errors with positions") {
   check_error("x = a ? b", "unexpected character '?'", 1, 7);
   check_error("x = !a", "unexpected character '!'", 1, 5);
   check_error("x = `a`", "unexpected character '`'", 1, 5);
-  check_error(std::string_view("x = \0", 5), "unexpected byte 0x00", 1, 5);
+  check_error(std::string_view("x = \0", 5), "NUL byte in the text; pl source is plain text (is this a binary file?)", 1,
+              5);
   check_error("x = \x7f", "unexpected byte 0x7F", 1, 5);
   check_error("caf\xC3\xA9 = 1", "unexpected byte 0xC3; names and operators must be ASCII", 1, 4);
   check_error("x = 1\n\fy", "unexpected byte 0x0C", 2, 1);
@@ -544,3 +548,18 @@ TEST_CASE("lexer: every golden file tokenizes" * doctest::skip(!std::filesystem:
   CHECK(files > 0);
 }
 #endif
+
+TEST_CASE("lexer: triple-quoted and raw strings (issue 10: docstrings)") {
+  auto toks = tokenize("x = \"\"\"a\n  'b' \"c\"\n\"\"\"\ny = r'\\d\\''\n");
+  REQUIRE(toks[2].is(TokenKind::string));
+  CHECK(toks[2].text == "a\n  'b' \"c\"\n");
+  CHECK(toks[2].span.line == 1);
+  CHECK(toks[3].is(TokenKind::newline));
+  CHECK(toks[4].is_name("y"));
+  CHECK(toks[4].span.line == 4);  // lines inside the literal are counted
+  REQUIRE(toks[6].is(TokenKind::string));
+  CHECK(toks[6].text == "\\d\\'");  // a raw string keeps its backslashes
+  // The same literal with CRLF line ends reads the same.
+  auto crlf = tokenize("x = '''a\r\nb'''\r\n");
+  CHECK(crlf[2].text == "a\nb");
+}

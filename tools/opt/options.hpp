@@ -34,6 +34,8 @@ struct Options {
   std::string backend = "none";
   std::uint64_t max_expansion = pass::PassContext{}.max_expansion;
   pass::VerifyLevel verify = pass::VerifyLevel::basic;
+  pass::PropertySet assume;   // input properties taken as given
+  pass::PropertySet require;  // input properties verified before anything runs
   std::string expect;
   bool split_input_file = false;
   bool verify_diagnostics = false;
@@ -81,6 +83,22 @@ inline std::vector<std::string> split_commas(std::string_view s) {
   return out;
 }
 
+// `SSAForm,TileOps2D` → the set; an unknown name is a usage error naming the valid ones.
+inline pass::PropertySet property_list(std::string_view flag, std::string_view v) {
+  pass::PropertySet out;
+  for (const auto& name : split_commas(v)) {
+    auto p = pass::property_by_name(name);
+    if (!p) {
+      std::string known;
+      for (std::size_t i = 0; i < pass::property_count; ++i)
+        known += (i ? ", " : "") + std::string(pass::name_of(static_cast<pass::Property>(i)));
+      usage_error("unknown property '" + name + "' in " + std::string(flag) + " (expected " + known + ")");
+    }
+    out = out | pass::PropertySet{*p};
+  }
+  return out;
+}
+
 struct OptionSpec {
   std::string_view name;   // "--passes"; "-o" is the one option whose value is the next argument
   std::string_view value;  // the value's name in --help ("a,b,..."); empty for a switch
@@ -113,7 +131,7 @@ inline constexpr OptionSpec option_table[] = {
        o.max_expansion = n;
      }},
     {"--verify", "LEVEL",
-     "none, basic (default: verify produced properties after each\npass), roundtrip (also print -> parse -> compare) or\nsemantic (basic, and run each pass's input and result on\nrandom inputs with the interpreter; name the pass that\nchanged the meaning)",
+     "none (no property checks), basic (default: check the pipeline\norder, verify produced properties after each pass), roundtrip\n(also print -> parse -> compare) or semantic (basic, and run each\npass's input and result on random inputs with the interpreter;\nname the pass that changed the meaning)",
      [](Options& o, std::string_view v) {
        if (v == "none") o.verify = pass::VerifyLevel::none;
        else if (v == "basic") o.verify = pass::VerifyLevel::basic;
@@ -121,8 +139,12 @@ inline constexpr OptionSpec option_table[] = {
        else if (v == "semantic") o.verify = pass::VerifyLevel::basic, o.verify_semantic = true;
        else usage_error("unknown verification level '" + std::string(v) + "' (expected none, basic, roundtrip or semantic)");
      }},
+    {"--assume", "P1,P2", "take these properties of the input as given, unverified\n(e.g. --assume=HasMemRefs; see --list-passes)",
+     [](Options& o, std::string_view v) { o.assume = o.assume | property_list("--assume", v); }},
+    {"--require", "P1,P2", "verify these properties of the input first; refuse it, with\nthe verifier's findings, when one does not hold",
+     [](Options& o, std::string_view v) { o.require = o.require | property_list("--require", v); }},
     {"--expect", "FILE",
-     "compare the result with FILE structurally; exit 1 on a difference,\nshowing the differing statement of each side",
+     "compare the result with FILE structurally, both in SSA form;\nexit 1 on a difference, showing the differing statement of each side",
      [](Options& o, std::string_view v) { o.expect = std::string(v); }},
     {"--expect-equivalent", "FILE",
      "run every function FILE and the result both define on --trials\nrandom input sets; exit 1 on the first difference",

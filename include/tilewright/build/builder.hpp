@@ -202,12 +202,9 @@ class FunctionBuilder : public Block {
       : Block(registry) {
     node_.name = std::move(name);
     node_.type = type;
-    if (ir::is_incore(type)) {
-      node_.level = ir::Level::CHIP_DIE;
-      node_.role = ir::Role::SubWorker;
-    } else if (type == ir::FunctionType::Orchestration) {
-      node_.level = ir::Level::CHIP;
-      node_.role = ir::Role::Orchestrator;
+    if (auto implied = ir::implied_placement(type)) {
+      node_.level = implied->level;
+      node_.role = implied->role;
     }
   }
 

@@ -24,6 +24,23 @@ struct ProgramNode {
   BOOST_HANA_DEFINE_STRUCT(ProgramNode, (std::string, name), (std::vector<Function>, functions));
 };
 
+// The level and role a function type implies. Upstream fills them in when it builds the
+// function; a level or role given explicitly must agree with them.
+struct ImpliedPlacement {
+  Level level;
+  Role role;
+};
+constexpr std::optional<ImpliedPlacement> implied_placement(FunctionType t) noexcept {
+  switch (t) {
+    case FunctionType::Orchestration: return ImpliedPlacement{Level::CHIP, Role::Orchestrator};
+    case FunctionType::InCore: return ImpliedPlacement{Level::CHIP_DIE, Role::SubWorker};
+    case FunctionType::AIC: return ImpliedPlacement{Level::AIC, Role::SubWorker};
+    case FunctionType::AIV: return ImpliedPlacement{Level::AIV, Role::SubWorker};
+    case FunctionType::Group: return ImpliedPlacement{Level::CORE_GROUP, Role::SubWorker};
+    default: return std::nullopt;
+  }
+}
+
 inline Function make_function(FunctionNode f) { return std::make_shared<const FunctionNode>(std::move(f)); }
 
 // Functions are kept sorted by name, as upstream's program map is; lookups and equality

@@ -54,6 +54,14 @@ void walk(const Stmt& root, OnStmt&& on_stmt, OnExpr&& on_expr) {
   w.stmt(root);
 }
 
+// The same pre-order walk over one expression (Vars are leaves; types are not entered).
+template <class OnExpr>
+void walk_expr(const Expr& root, OnExpr&& on_expr) {
+  auto no_stmt = [](const Stmt&) { return false; };
+  detail::Walker<decltype(no_stmt), std::remove_reference_t<OnExpr>> w{no_stmt, on_expr};
+  w.expr(root);
+}
+
 template <class OnStmt>
 void for_each_stmt(const Stmt& root, OnStmt&& on_stmt) {
   auto no_expr = [](const Expr&) { return false; };

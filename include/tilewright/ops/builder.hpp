@@ -66,6 +66,9 @@ class OpRow {
   OpRow& family(std::string f) { info_.family = std::move(f); return *this; }
   // The passes treat the op as a member of `f` (e.g. a downstream tile op outside `tile.`).
   OpRow& in_family(ir::OpFamily f) { info_.op_family = f; return *this; }
+  // The DSL signature, parameter by parameter (see DslParam).
+  OpRow& dsl(std::initializer_list<DslParam> params) { info_.dsl.assign(params); return *this; }
+  OpRow& keyword_args_from(int arg) { info_.keyword_args_from = arg; return *this; }
   OpRow& deduce(Deducer d) { info_.deduce = std::move(d); return *this; }
 
   [[nodiscard]] OpInfo take() && { return std::move(info_); }
@@ -76,5 +79,15 @@ class OpRow {
 };
 
 inline OpInfo& add(Registry& r, OpRow row) { return r.add(std::move(row).take()); }
+
+// DSL parameters: an IR argument, an argument defaulting to another, a kwarg (with the value
+// the DSL passes when it is left out).
+inline DslParam dsl_arg(std::string name, int arg) { return DslParam{std::move(name), arg, std::nullopt, -1}; }
+inline DslParam dsl_arg(std::string name, int arg, int default_from) {
+  return DslParam{std::move(name), arg, std::nullopt, default_from};
+}
+inline DslParam dsl_kw(std::string name, std::optional<AttrValue> default_value = std::nullopt) {
+  return DslParam{std::move(name), -1, std::move(default_value), -1};
+}
 
 }  // namespace tilewright::ops

@@ -15,6 +15,7 @@
 
 #include "tilewright/ir/diagnostic.hpp"
 #include "tilewright/ir/expr.hpp"
+#include "tilewright/math/checked.hpp"
 #include "tilewright/ops/registry.hpp"
 
 namespace tilewright::ops::deduce {
@@ -147,6 +148,29 @@ inline std::vector<Expr> tuple_values(const DeduceInput& in, std::size_t i) {
   fail(in, arg_label(in, i) + " must be a tuple, got " + type_text(e->type));
 }
 
+inline bool is_index_value(const Expr& e) {
+  auto* s = e ? ir::as<ir::ScalarType>(e->type) : nullptr;
+  return s && ir::is_integer(s->dtype);
+}
+
+// Offsets, shapes and valid shapes count elements: every entry is an integer scalar.
+inline void require_index_values(const DeduceInput& in, std::size_t i, const std::vector<Expr>& values) {
+  for (const auto& e : values)
+    if (!is_index_value(e))
+      fail(in, arg_label(in, i) + " must hold integer values, got " + expr_text(e) + " in " + dims_text(values) +
+                   " (a " + type_text(e ? e->type : nullptr) + ")");
+}
+inline const std::vector<Expr>& index_literal(const DeduceInput& in, std::size_t i) {
+  const auto& v = literal_tuple(in, i);
+  require_index_values(in, i, v);
+  return v;
+}
+inline std::vector<Expr> index_tuple(const DeduceInput& in, std::size_t i) {
+  auto v = tuple_values(in, i);
+  require_index_values(in, i, v);
+  return v;
+}
+
 // Literal tuple of positive integer constants (a static tile shape).
 inline std::vector<Expr> static_shape_arg(const DeduceInput& in, std::size_t i) {
   const auto& dims = literal_tuple(in, i);
@@ -197,22 +221,27 @@ inline Expr binary(ir::BinaryOp op, Expr a, Expr b) {
   Type t = a && ir::as<ir::ScalarType>(a->type) ? a->type : ir::scalar_type(DataType::INDEX);
   return ir::make_expr(ir::Binary{op, std::move(a), std::move(b)}, std::move(t));
 }
+// Constants fold only when the exact result fits in 64 bits; otherwise the node stays
+// symbolic, and the checks that need the value report the overflow (checked_end).
 inline Expr add(const Expr& a, const Expr& b) {
   auto x = ir::const_int(a), y = ir::const_int(b);
-  if (x && y) return idx(*x + *y);
+  if (x && y)
+    if (auto r = math::checked_add(*x, *y)) return idx(*r);
   if (x && *x == 0) return b;
   if (y && *y == 0) return a;
   return binary(ir::BinaryOp::Add, a, b);
 }
 inline Expr sub(const Expr& a, const Expr& b) {
   auto x = ir::const_int(a), y = ir::const_int(b);
-  if (x && y) return idx(*x - *y);
+  if (x && y)
+    if (auto r = math::checked_sub(*x, *y)) return idx(*r);
   if (y && *y == 0) return a;
   return binary(ir::BinaryOp::Sub, a, b);
 }
 inline Expr mul(const Expr& a, const Expr& b) {
   auto x = ir::const_int(a), y = ir::const_int(b);
-  if (x && y) return idx(*x * *y);
+  if (x && y)
+    if (auto r = math::checked_mul(*x, *y)) return idx(*r);
   if (x && *x == 1) return b;
   if (y && *y == 1) return a;
   return binary(ir::BinaryOp::Mul, a, b);
@@ -258,14 +287,37 @@ inline std::optional<std::vector<Expr>> broadcast_shapes(const std::vector<Expr>
   return out;
 }
 
+// nullopt when a dim is symbolic or the product does not fit in 64 bits.
 inline std::optional<std::int64_t> static_product(const std::vector<Expr>& dims) {
   std::int64_t p = 1;
   for (const auto& d : dims) {
     auto c = ir::const_int(d);
     if (!c) return std::nullopt;
-    p *= *c;
+    auto q = math::checked_mul(p, *c);
+    if (!q) return std::nullopt;
+    p = *q;
   }
   return p;
+}
+
+// offset + extent when both are constants; a sum that does not fit in 64 bits is an error
+// in the text (an offset near the top of the index range), not a wrapped index.
+inline std::optional<std::int64_t> checked_end(const DeduceInput& in, const Expr& offset, const Expr& extent,
+                                               std::size_t dim) {
+  auto o = ir::const_int(offset), e = ir::const_int(extent);
+  if (!o || !e) return std::nullopt;
+  auto end = math::checked_add(*o, *e);
+  if (!end)
+    fail(in, "offset " + std::to_string(*o) + " + extent " + std::to_string(*e) + " in dim " + std::to_string(dim) +
+                 " overflows 64-bit index arithmetic; the offset is out of any tensor's range");
+  return end;
+}
+
+inline void reject_negative_offsets(const DeduceInput& in, const std::vector<Expr>& offsets) {
+  for (std::size_t i = 0; i < offsets.size(); ++i)
+    if (auto o = ir::const_int(offsets[i]); o && *o < 0)
+      fail(in, "offset " + dims_text(offsets) + " is negative in dim " + std::to_string(i) +
+                   "; offsets count from 0");
 }
 
 // Per dim: min(requested valid (or the window), clamp(source valid - offset, 0, window)).
@@ -286,7 +338,7 @@ inline std::vector<Expr> window_read_valid(const DeduceInput& in, const std::vec
     if (off && *off < 0 && !clamp)
       fail(in, "offset " + dims_text(offsets) + " is negative in dim " + std::to_string(i));
     const Expr& extent = exact ? window[i] : req;
-    auto end = ir::const_int(add(offsets[i], extent));
+    auto end = checked_end(in, offsets[i], extent, i);
     auto lim = ir::const_int(src_shape[i]);
     if (end && lim && *end > *lim && !clamp)
       fail(in, "window " + dims_text(window) + " at offset " + dims_text(offsets) +

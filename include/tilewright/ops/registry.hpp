@@ -71,6 +71,17 @@ struct OpFlags {
   WriteChannel write_channel = WriteChannel::none;
 };
 
+// One parameter of the op's DSL signature (PyPTO's `pl.tile.<op>(...)` wrapper), in the
+// order the DSL takes them positionally. A parameter fills an IR argument or a kwarg; one the
+// text leaves out takes the DSL's default: a kwarg value the wrapper always passes, or, for
+// an argument, a copy of another argument (`pl.tile.load`'s valid_shapes is its shapes).
+struct DslParam {
+  std::string name;
+  int arg = -1;                          // the IR argument it fills; -1: the kwarg `name`
+  std::optional<AttrValue> default_value;  // kwarg filled in when left out
+  int default_from = -1;                 // argument copied in when left out
+};
+
 struct DeduceInput {
   const struct OpInfo& op;
   const std::vector<Expr>& args;
@@ -96,6 +107,12 @@ struct OpInfo {
   // The namespace the passes treat the op as part of; unset: the one its name's prefix says
   // (ir::family_of_name). A downstream tile op outside `tile.` declares OpFamily::tile here.
   std::optional<ir::OpFamily> op_family;
+  // How the text spells a call. `dsl` is the DSL signature when it is not just the argument
+  // list (empty: the arguments in order, no defaults); the parser reads calls by it. From
+  // `keyword_args_from` on, arguments print as `name=value` after the kwargs, the way
+  // upstream's printer writes them (`pl.tile.full(shape, dtype=..., value=0.0)`).
+  std::vector<DslParam> dsl;
+  int keyword_args_from = -1;
 
   [[nodiscard]] bool retargetable() const noexcept {
     return memory.output == OutputMemory::from_kwarg && !memory.fixed_space;

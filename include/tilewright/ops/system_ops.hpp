@@ -31,13 +31,31 @@ inline const ir::ArrayType& array_arg(const DeduceInput& in, std::size_t i) {
 inline void register_system_ops(Registry& r) {
   using K = KwargKind;
   const std::string f = "system";
-  for (const char* n : {"system.bar_all", "system.bar_v", "system.bar_m"})
-    add(r, OpRow(n, {}).family(f).deduce(deduce::no_value));
+  // Every kwarg upstream's registry declares for an op is accepted, so whatever its printer
+  // writes reads back (`core_type` names the core kind a barrier or flag belongs to).
+  for (const char* n : {"system.bar_all", "system.bar_v", "system.bar_m", "system.fence"})
+    add(r, OpRow(n, {}).kw("core_type", K::string).family(f).deduce(deduce::no_value));
   for (const char* n : {"system.sync_src", "system.sync_dst"})
     add(r, OpRow(n, {}).kw("set_pipe", K::integer).kw("wait_pipe", K::integer).kw("event_id", K::integer)
-               .family(f).deduce(deduce::no_value));
-  for (const char* n : {"system.sync_set", "system.sync_wait"})
-    add(r, OpRow(n, {"event_id"}).kw("pipe", K::integer).family(f).deduce(deduce::no_value));
+               .kw("core_type", K::string).family(f).deduce(deduce::no_value));
+  // The event id is a static kwarg or one dynamic INDEX operand (printed positionally).
+  add(r, OpRow("system.sync_set", {"event_id"}).optional_from(0).kw("pipe", K::integer).kw("event_id", K::integer)
+             .kw("ffts_mode", K::integer).kw("core_type", K::string).family(f).deduce(deduce::no_value));
+  add(r, OpRow("system.sync_wait", {"event_id"}).optional_from(0).kw("pipe", K::integer).kw("event_id", K::integer)
+             .kw("core_type", K::string).family(f).deduce(deduce::no_value));
+  add(r, OpRow("system.cacheinvalid", {"tensor", "offsets", "shapes"}).family(f).deduce(deduce::no_value));
+  add(r, OpRow("system.set_ffts", {"workspace"}).family(f).deduce(deduce::no_value));
+  for (const char* n : {"system.tfree_to_aic", "system.tfree_to_aiv"})
+    add(r, OpRow(n, {"tile"}).kw("split", K::integer).kw("id", K::integer).family(f).deduce(deduce::no_value));
+  for (const char* n : {"system.aic_initialize_pipe", "system.aiv_initialize_pipe"})
+    add(r, OpRow(n, {"c2v_consumer_buf", "v2c_consumer_buf"}).kw("dir_mask", K::integer)
+               .kw("slot_size", K::integer).kw("slot_num", K::integer).kw("local_slot_num", K::integer)
+               .kw("id", K::integer).family(f).deduce(deduce::no_value));
+  auto i32 = [](const DeduceInput&) { return ir::scalar_type(ir::DataType::INT32); };
+  add(r, OpRow("system.reserve_buffer", {}).kw("name", K::string).kw("size", K::integer).kw("base", K::integer)
+             .family(f).deduce(i32));
+  add(r, OpRow("system.import_peer_buffer", {}).kw("name", K::string).kw("peer_func", K::string).family(f)
+             .deduce(i32));
   add(r, OpRow("system.syncall", {}).variadic().open_kwargs().family(f).deduce(deduce::no_value));
   add(r, OpRow("system.task_dummy", {}).variadic().kw("deps", K::any).family(f).deduce(deduce::task_id));
   add(r, OpRow("system.task_invalid", {}).family(f).deduce(deduce::task_id));

@@ -157,7 +157,8 @@ inline void register_tensor_ops(Registry& r) {
              .kw("layout", K::tensor_layout, ir::TensorLayout::ND).kw("manual_dep", K::boolean, false)
              .kw("init_value", K::floating).family(f).deduce(deduce::tensor_create));
   add(r, OpRow("tensor.reshape", {"input", "shape"}).out_inherit().noacc().family(f).deduce(deduce::tensor_reshape));
-  add(r, OpRow("tensor.full", {"shape", "value"}).required("dtype", K::dtype).family(f).deduce(deduce::tensor_full));
+  add(r, OpRow("tensor.full", {"shape", "value"}).required("dtype", K::dtype).keyword_args_from(1)
+             .family(f).deduce(deduce::tensor_full));
   for (const char* n : {"tensor.add", "tensor.sub", "tensor.mul", "tensor.div", "tensor.maximum", "tensor.minimum",
                         "tensor.adds", "tensor.subs", "tensor.muls", "tensor.divs"})
     add(r, OpRow(n, {"lhs", "rhs"}).family(f).deduce(deduce::tensor_binary));
@@ -165,7 +166,8 @@ inline void register_tensor_ops(Registry& r) {
   add(r, OpRow("tensor.aic_gather", {"tensor"}).kw("split", K::integer).family("cross_core"));
   add(r, OpRow("tensor.alloc", {"memory_space", "size"}).kw("pinned", K::boolean, false).family(f)
              .deduce([](const DeduceInput&) { return ir::marker_type(ir::Marker::Ptr); }));
-  add(r, OpRow("tensor.reinterpret_view", {"data", "shape"}).optional_from(1).required("dtype", K::dtype).family(f));
+  add(r, OpRow("tensor.reinterpret_view", {"data", "shape"}).optional_from(1).required("dtype", K::dtype)
+             .keyword_args_from(1).family(f));
   for (const char* n : {"tensor.slice", "tensor.assemble", "tensor.read", "tensor.write", "tensor.transpose",
                         "tensor.cast", "tensor.matmul", "tensor.exp"})
     add(r, OpRow(n, {}).variadic().open_kwargs().family(f));

@@ -270,11 +270,16 @@ inline void register_tile_elementwise_ops(Registry& r) {
   add(r, OpRow("tile.sels", {"mask", "src", "tmp", "scalar"}).vec_in({0, 1, 2}).out(ir::MemorySpace::Vec)
              .func().noalias(0).family(ew).deduce(deduce::sels));
   // The packed predicate layout of compare results is not pinned: annotate the result.
-  add(r, two("tile.cmp", nullptr).func().required("cmp_type", K::integer));
-  add(r, tile_scalar("tile.cmps", nullptr).func().required("cmp_type", K::integer));
+  for (auto* row : {"tile.cmp", "tile.cmps"}) {
+    OpRow op = std::string_view(row) == "tile.cmp" ? two(row, nullptr) : tile_scalar(row, nullptr);
+    add(r, op.func().required("cmp_type", K::integer)
+               .dsl({dsl_arg("lhs", 0), dsl_arg("rhs", 1), dsl_kw("cmp_type", std::int64_t{0})}));
+  }
   add(r, OpRow("tile.fillpad", {"tile"}).kw("pad_value", K::pad_value, ir::PadValue::zero).vec_in({0})
+             .dsl({dsl_arg("tile", 0), dsl_kw("pad_value", ir::PadValue::zero)})
              .out(ir::MemorySpace::Vec).family(ew).deduce(deduce::fillpad));
   add(r, OpRow("tile.fillpad_inplace", {"tile"}).kw("pad_value", K::pad_value, ir::PadValue::zero)
+             .dsl({dsl_arg("tile", 0), dsl_kw("pad_value", ir::PadValue::zero)})
              .vec_in({0}).out(ir::MemorySpace::Vec).reuse(0).effect(0, ArgEffect::read_write).family(ew)
              .deduce(deduce::fillpad));
   add(r, OpRow("tile.fillpad_expand", {"tile", "shape"}).kw("pad_value", K::pad_value, ir::PadValue::zero)
@@ -287,7 +292,10 @@ inline void register_tile_elementwise_ops(Registry& r) {
   add(r, OpRow("tile.rsqrt", {"tile", "tmp"}).optional_from(1).vec_in({0, 1}).out(ir::MemorySpace::Vec).nis()
              .family(un).deduce(deduce::rsqrt));
   add(r, one("tile.not", deduce::not_));
-  add(r, one("tile.cast", deduce::cast).required("target_type", K::dtype).required("mode", K::integer));
+  // mode is a cast-mode code; the DSL's default is 'round' (2).
+  add(r, one("tile.cast", deduce::cast).required("target_type", K::dtype).required("mode", K::integer)
+             .dsl({dsl_arg("tile", 0), dsl_kw("target_type"),
+                   dsl_kw("mode", static_cast<std::int64_t>(ir::CastMode::round))}));
 }
 
 }  // namespace tilewright::ops

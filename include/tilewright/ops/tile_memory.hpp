@@ -14,9 +14,9 @@ inline bool is_mx_layout(ir::TensorLayout l) {
 
 inline Type load(const DeduceInput& in) {
   const TensorType& src = tensor_arg(in, 0);
-  const auto& offsets = literal_tuple(in, 1);
-  const auto& shapes = literal_tuple(in, 2);
-  const auto& valid = literal_tuple(in, 3);
+  const auto& offsets = index_literal(in, 1);
+  const auto& shapes = index_literal(in, 2);
+  const auto& valid = index_literal(in, 3);
   if (shapes.empty() || offsets.size() != shapes.size() || valid.size() != shapes.size())
     fail(in, "offsets " + dims_text(offsets) + ", shapes " + dims_text(shapes) + " and valid_shape " +
                  dims_text(valid) + " must be non-empty tuples of the same rank");
@@ -56,8 +56,13 @@ inline Type load(const DeduceInput& in) {
 
 inline Type store(const DeduceInput& in) {
   const TileType& t = tile_arg(in, 0);
-  auto offsets = tuple_values(in, 1);
+  auto offsets = index_tuple(in, 1);
   const TensorType& dst = tensor_arg(in, 2);
+  if (offsets.size() != dst.shape.size())
+    fail(in, "offsets " + dims_text(offsets) + " give " + std::to_string(offsets.size()) +
+                 " coordinates for the output tensor " + dims_text(dst.shape) + " of rank " +
+                 std::to_string(dst.shape.size()) + "; give one offset per tensor axis");
+  reject_negative_offsets(in, offsets);
   if (auto atomic = kw<std::int64_t>(in, "atomic"); atomic && *atomic == 1) {
     switch (t.dtype) {
       case DataType::FP32: case DataType::BF16: case DataType::FP16: case DataType::INT32:
@@ -67,14 +72,30 @@ inline Type store(const DeduceInput& in) {
     }
   }
   const Type& dst_type = arg(in, 2)->type;
+  // The region written, in tensor coordinates: the 4th `shapes` when given, else the tile's
+  // valid extent (only it reaches the tensor). Statically past a tensor dim, the data would
+  // land outside the tensor.
+  auto check_fits = [&](const std::vector<Expr>& extent, std::string_view what) {
+    for (std::size_t i = 0; i < extent.size(); ++i) {
+      auto end = checked_end(in, offsets[i], extent[i], i);
+      auto lim = ir::const_int(dst.shape[i]);
+      if (end && lim && *end > *lim)
+        fail(in, std::string(what) + " " + dims_text(extent) + " at offset " + dims_text(offsets) +
+                     " runs past the output tensor " + dims_text(dst.shape) + " in dim " + std::to_string(i) +
+                     " (" + std::to_string(*end) + " > " + std::to_string(*lim) +
+                     "); the data would land outside the tensor");
+    }
+  };
   if (has_arg(in, 3)) {
-    auto shapes = tuple_values(in, 3);
+    auto shapes = index_tuple(in, 3);
     if (shapes.empty() || shapes.size() != offsets.size())
       fail(in, "shapes " + dims_text(shapes) + " must be a non-empty tuple of the rank of offsets " +
                    dims_text(offsets));
+    check_fits(shapes, "the window");
     return dst_type;
   }
-  if (t.shape.size() != dst.shape.size() || offsets.size() != dst.shape.size()) return dst_type;
+  if (t.shape.size() != dst.shape.size()) return dst_type;
+  check_fits(ir::valid_shape(t), "tile valid");
   // The destination's valid region grows by what the store writes (ValidRegionTransfer).
   const auto& dv = ir::valid_shape(dst);
   if (ir::loosely_equal(dv, dst.shape)) return dst_type;
@@ -239,6 +260,8 @@ inline void register_tile_memory_ops(Registry& r) {
   const std::string f = "memory";
   add(r, OpRow("tile.load", {"tensor", "offsets", "shapes", "valid_shape"})
              .kw("target_memory", K::memory_space).kw("clamp", K::boolean, false)
+             .dsl({dsl_arg("tensor", 0), dsl_arg("offsets", 1), dsl_arg("shapes", 2), dsl_arg("valid_shapes", 3, 2),
+                   dsl_kw("target_memory", M::Vec)})
              .out_kwarg().func().family(f).deduce(deduce::load));
   add(r, OpRow("tile.store", {"tile", "offsets", "output_tensor", "shapes"}).optional_from(3)
              .kw("atomic", K::integer, std::int64_t{0})
@@ -248,12 +271,15 @@ inline void register_tile_memory_ops(Registry& r) {
              .required("dtype", K::dtype).kw("target_memory", K::memory_space)
              .kw("transpose", K::boolean, false).kw("flat_layout", K::boolean, false)
              .kw("compact", K::boolean, false)
+             .dsl({dsl_arg("shape", 0), dsl_kw("dtype"), dsl_kw("target_memory", M::Vec)})
              .out_kwarg().affinity(CoreAffinity::shared).noacc().family(f).deduce(deduce::create));
   add(r, OpRow("tile.full", {"shape", "value"}).required("dtype", K::dtype)
+             .dsl({dsl_arg("shape", 0), dsl_kw("dtype"), dsl_arg("value", 1)}).keyword_args_from(1)
              .out(M::Vec).func().family(f).deduce(deduce::full));
   add(r, OpRow("tile.move", {"tile"})
              .kw("target_memory", K::memory_space).kw("blayout", K::tile_layout)
              .kw("slayout", K::tile_layout)
+             .dsl({dsl_arg("tile", 0), dsl_kw("target_memory"), dsl_kw("blayout"), dsl_kw("slayout")})
              .out_kwarg(M::Vec).func().nis().family(f).deduce(deduce::move));
   add(r, OpRow("tile.read", {"tile", "indices"}).in(0, {M::Vec}).family(f).deduce(deduce::read));
   add(r, OpRow("tile.write", {"tile", "indices", "value"}).in(0, {M::Vec}).out(M::Vec)
@@ -271,8 +297,10 @@ inline void register_tile_memory_ops(Registry& r) {
   add(r, OpRow("tile.mgather", {"mem", "idx", "scratch", "valid_shape"}).optional_from(2)
              .kw("coalesce", K::integer).kw("gather_oob", K::integer).kw("target_memory", K::memory_space)
              .out_kwarg(M::Vec).nis().channel(WriteChannel::dma).effect(2, ArgEffect::kwarg_dependent)
-             .family(f));
+             .keyword_args_from(2).family(f));
   add(r, OpRow("tile.ci", {"start", "shape"}).required("dtype", K::dtype).kw("descending", K::boolean, false)
+             .dsl({dsl_arg("start", 0), dsl_arg("shape", 1), dsl_kw("dtype", ir::DataType::INT32),
+                   dsl_kw("descending", false)})
              .out(M::Vec).func().family(f));
   add(r, OpRow("tile.tri", {"diagonal", "shape", "valid_shape"}).optional_from(2)
              .required("dtype", K::dtype).kw("upper", K::boolean, false).out(M::Vec).family(f));
@@ -280,7 +308,7 @@ inline void register_tile_memory_ops(Registry& r) {
                                "valid_shape"}).optional_from(7)
              .required("dtype", K::dtype).kw("rounds", K::integer).out(M::Vec).func().family(f));
   add(r, OpRow("tile.gather_row", {"dst", "src", "dst_offset", "src_offset", "shapes", "valid_shape"})
-             .optional_from(5).kw("transpose", K::boolean, false).reuse(0)
+             .optional_from(5).kw("transpose", K::boolean, false).keyword_args_from(5).reuse(0)
              .effect(0, ArgEffect::read_write).family("paged_gather"));
 }
 

@@ -26,6 +26,7 @@ inline void register_tile_other_ops(Registry& r) {
   add(r, OpRow("tile.gatherb", {"src", "offset"}).kw("output_dtype", K::dtype).vec_in({0, 1}).out(M::Vec).nis()
              .family(ga));
   add(r, OpRow("tile.gather_mask", {"src"}).kw("mask_pattern", K::integer).kw("output_dtype", K::dtype)
+             .dsl({dsl_arg("src", 0), dsl_kw("mask_pattern"), dsl_kw("output_dtype")})
              .vec_in({0}).out(M::Vec).nis().family(ga));
   add(r, OpRow("tile.gather_compare", {"src", "kvalue", "tmp"}).kw("cmp_mode", K::integer).kw("offset", K::integer)
              .kw("out_cols", K::integer).kw("count_dtype", K::dtype).vec_in({0, 2}).out(M::Vec).nis().family(ga));

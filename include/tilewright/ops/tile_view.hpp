@@ -11,12 +11,12 @@ namespace deduce {
 inline Type slice(const DeduceInput& in) {
   const TileType& src = tile_arg(in, 0);
   auto shape = static_shape_arg(in, 1);
-  auto offset = tuple_values(in, 2);
+  auto offset = index_tuple(in, 2);
   if (offset.size() != shape.size() || shape.size() != src.shape.size())
     fail(in, "shape " + dims_text(shape) + " and offset " + dims_text(offset) +
                  " must both have the source rank " + std::to_string(src.shape.size()));
   std::vector<Expr> requested;
-  if (has_arg(in, 3)) requested = tuple_values(in, 3);
+  if (has_arg(in, 3)) requested = index_tuple(in, 3);
   if (!requested.empty() && requested.size() != shape.size())
     fail(in, "valid_shape " + dims_text(requested) + " must have rank " + std::to_string(shape.size()));
   TileView v = default_view();
@@ -137,6 +137,10 @@ inline Type reinterpret_view(const DeduceInput& in) {
   DataType dt = required_dtype(in, "dtype");
   TileView v = ir::effective_view(src);
   std::size_t rank = src.shape.size();
+  if (rank == 0) fail(in, "needs a tile of rank >= 1, got a rank-0 tile");
+  if (v.valid_shape.size() != rank)
+    fail(in, "source valid_shape " + dims_text(v.valid_shape) + " does not have the rank of its shape " +
+                 dims_text(src.shape));
   if (v.slayout != TileLayout::none_box)
     fail(in, "source must have a flat (none_box) layout; move it to a flat layout first");
   if (v.blayout == TileLayout::none_box || (v.blayout == TileLayout::col_major && rank < 2))
@@ -275,11 +279,8 @@ inline std::vector<Expr> write_union(const DeduceInput& in, const std::vector<Ex
 inline Type assemble(const DeduceInput& in) {
   const TileType& dst = tile_arg(in, 0);
   const TileType& src = tile_arg(in, 1);
-  const auto& off = literal_tuple(in, 2);
-  for (const auto& o : off) {
-    auto* s = ir::as<ir::ScalarType>(o->type);
-    if (!s || !ir::is_integer(s->dtype)) fail(in, "offset entries must be integer scalars, got " + dims_text(off));
-  }
+  const auto& off = index_literal(in, 2);
+  reject_negative_offsets(in, off);
   bool downcast = src.dtype == DataType::FP32 && (dst.dtype == DataType::BF16 || dst.dtype == DataType::FP16);
   if (src.dtype != dst.dtype && !downcast)
     fail(in, "source dtype " + dtype_text(src.dtype) + " must equal the target dtype " + dtype_text(dst.dtype) +
@@ -287,7 +288,7 @@ inline Type assemble(const DeduceInput& in) {
   TileView v = ir::effective_view(dst);
   if (src.shape.size() == dst.shape.size() && off.size() == dst.shape.size()) {
     for (std::size_t i = 0; i < off.size(); ++i) {
-      auto end = ir::const_int(add(off[i], src.shape[i]));
+      auto end = checked_end(in, off[i], src.shape[i], i);
       auto lim = ir::const_int(dst.shape[i]);
       if (end && lim && *end > *lim)
         fail(in, "source " + dims_text(src.shape) + " at offset " + dims_text(off) +
@@ -322,6 +323,7 @@ inline void register_tile_view_ops(Registry& r) {
              .kw("pad_value", K::pad_value).out_inherit().noacc().family(f).deduce(deduce::slice));
   add(r, OpRow("tile.reshape", {"input", "shape"}).out_inherit().noacc().family(f).deduce(deduce::reshape));
   add(r, OpRow("tile.reinterpret_view", {"data", "shape"}).optional_from(1).required("dtype", K::dtype)
+             .keyword_args_from(1)
              .out_inherit().noacc().family(f).deduce(deduce::reinterpret_view));
   add(r, OpRow("tile.transpose", {"input", "axis1", "axis2", "tmp"}).optional_from(3)
              .out_inherit().nis().family(f).deduce(deduce::transpose));

@@ -27,6 +27,10 @@ struct PassInfo {
   PropertySet required;
   PropertySet produced;
   PropertySet invalidated;
+  // Required properties without which the pass finds nothing to do rather than doing
+  // something wrong (FoldNoOpReshape without MemRefs): the order check notes their absence
+  // instead of refusing, unless the user asks for them to be verified.
+  PropertySet inert_without{};
 };
 
 // Counters a pass reports (rules tried/applied, functions changed, …), printed by --stats.

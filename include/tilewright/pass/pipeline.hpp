@@ -57,7 +57,7 @@ class Pipeline {
         return "pass " + std::string(p.info.name) + " requires " +
                (p.info.required - have).to_string() +
                ", which neither the input declares nor an earlier pass produces; "
-               "run a pass that establishes it first, or declare it as an input property";
+               "run a pass that establishes it first, or declare it in the Pipeline's input properties";
       }
       have = (have - p.info.invalidated) | p.info.produced;
     }

@@ -3,6 +3,7 @@
 // A PropertySet is a constexpr bit set so pipelines can be checked at compile time.
 #include <cstdint>
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -26,6 +27,12 @@ constexpr std::string_view name_of(Property p) noexcept {
                                         "TileMemoryInferred", "NormalizedStmtStructure",
                                         "HasMemRefs",       "TensorViewCanonical"};
   return names[static_cast<std::size_t>(p)];
+}
+
+constexpr std::optional<Property> property_by_name(std::string_view name) noexcept {
+  for (std::size_t i = 0; i < property_count; ++i)
+    if (name_of(static_cast<Property>(i)) == name) return static_cast<Property>(i);
+  return std::nullopt;
 }
 
 class PropertySet {

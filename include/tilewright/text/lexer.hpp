@@ -169,6 +169,13 @@ inline void append_utf8(std::string& out, std::uint32_t cp) {
   }
 }
 
+// A literal as messages quote it: a very long one keeps its head and says how long it is.
+inline std::string clipped(std::string_view text) {
+  constexpr std::size_t kShown = 32;
+  if (text.size() <= kShown) return std::string(text);
+  return std::string(text.substr(0, kShown)) + "... (" + std::to_string(text.size()) + " characters)";
+}
+
 // Quoted for printable ASCII; raw bytes would garble the message, so show them in hex.
 inline std::string describe_char(char c) {
   auto u = static_cast<unsigned char>(c);
@@ -187,6 +194,10 @@ class Scanner {
     if (src_.size() >= static_cast<std::size_t>(std::numeric_limits<int>::max()))
       fail(0, "source text is too large (2 GiB or more)");
     if (src_.substr(0, 3) == "\xEF\xBB\xBF") pos_ = line_start_ = 3;  // UTF-8 BOM
+    // Without a single line feed every line ending is a lone CR: say so once, at the first.
+    if (auto cr = src_.find('\r'); cr != std::string_view::npos && src_.find('\n') == std::string_view::npos)
+      fail(cr, "this text uses CR-only line endings (a carriage return without a line feed ends each line); "
+               "convert it to LF or CRLF line endings");
     while (pos_ < src_.size()) {
       if (at_line_start_) {
         start_line();
@@ -315,7 +326,7 @@ class Scanner {
       }
       consume_line_end();
     } else if (c == '\r') {
-      fail(pos_, "carriage return not followed by a line feed");
+      fail(pos_, "carriage return not followed by a line feed; remove it or end the line with CRLF");
     } else if (c == '#') {
       while (pos_ < src_.size() && !is_line_end(pos_)) ++pos_;
     } else if (c == '\\') {
@@ -329,10 +340,18 @@ class Scanner {
     } else if (is_name_start(c)) {
       std::size_t start = pos_;
       while (is_name_char(at(pos_))) ++pos_;
+      // String prefixes: r"..." keeps backslashes, u"..." is the plain form. Byte and
+      // format strings have no meaning in pl text.
+      std::string_view word = src_.substr(start, pos_ - start);
+      if ((at(pos_) == '\'' || at(pos_) == '"') && word.size() == 1) {
+        if (word == "r" || word == "R" || word == "u" || word == "U") return scan_string(start, word == "r" || word == "R");
+        if (word == "f" || word == "F" || word == "b" || word == "B")
+          fail(start, "'" + std::string(word) + "' string literals are not supported; write a plain string");
+      }
       push(TokenKind::name, start, pos_ - start, std::string(src_.substr(start, pos_ - start)));
       line_has_tokens_ = true;
     } else if (c == '\'' || c == '"') {
-      scan_string();
+      scan_string(pos_, false);
     } else {
       scan_punct();
     }
@@ -361,7 +380,7 @@ class Scanner {
     if (is_name_char(at(pos_)) || (at(pos_) == '.' && is_digit(at(pos_ + 1)))) {
       std::size_t end = pos_;
       while (is_name_char(at(end)) || at(end) == '.') ++end;
-      fail(start, "invalid numeric literal '" + std::string(src_.substr(start, end - start)) +
+      fail(start, "invalid numeric literal '" + clipped(src_.substr(start, end - start)) +
                       "'; only decimal integers and floats are accepted");
     }
     std::string text(src_.substr(start, pos_ - start));
@@ -369,19 +388,19 @@ class Scanner {
       double value = 0.0;
       auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
       if (ec != std::errc() || ptr != text.data() + text.size())
-        fail(start, "float literal " + text + " is out of range for a 64-bit float");
+        fail(start, "float literal " + clipped(text) + " is out of range for a 64-bit float");
       const std::size_t length = text.size();
       Token& t = push(TokenKind::floating, start, length, std::move(text));
       t.float_value = value;
     } else {
       if (text.size() > 1 && text[0] == '0' && text.find_first_not_of('0') != std::string::npos)
-        fail(start, "leading zeros in decimal integer literal " + text + " are not permitted");
+        fail(start, "leading zeros in decimal integer literal " + clipped(text) + " are not permitted");
       constexpr std::uint64_t kLimit = std::uint64_t{1} << 63;  // see Token::int_value
       std::uint64_t value = 0;
       for (char d : text) {
         auto digit = static_cast<std::uint64_t>(d - '0');
         if (value > (kLimit - digit) / 10)
-          fail(start, "integer literal " + text + " does not fit in 64 bits");
+          fail(start, "integer literal " + clipped(text) + " does not fit in 64 bits");
         value = value * 10 + digit;
       }
       const std::size_t length = text.size();
@@ -405,25 +424,33 @@ class Scanner {
     return value;
   }
 
-  void scan_string() {
-    const std::size_t start = pos_;
+  // `start` is where the literal begins (its prefix, if any); pos_ is at the opening quote.
+  // A triple-quoted literal runs over lines; its line ends read as "\n", as in Python.
+  void scan_string(std::size_t start, bool raw) {
     const ir::Span start_span = span_at(start);
     const char q = src_[pos_];
-    if (at(pos_ + 1) == q && at(pos_ + 2) == q)
-      fail(start, "triple-quoted strings are not supported");
-    ++pos_;
+    const bool triple = at(pos_ + 1) == q && at(pos_ + 2) == q;
+    pos_ += triple ? 3 : 1;
     std::string value;
     for (;;) {
-      if (pos_ >= src_.size() || is_line_end(pos_))
-        fail_at(start_span, "unterminated string literal");
+      if (pos_ >= src_.size() || (!triple && is_line_end(pos_)))
+        fail_at(start_span, triple ? "unterminated triple-quoted string literal"
+                                   : "unterminated string literal");
       const char c = src_[pos_];
-      if (c == q) {
-        ++pos_;
+      if (c == q && (!triple || (at(pos_ + 1) == q && at(pos_ + 2) == q))) {
+        pos_ += triple ? 3 : 1;
         break;
       }
-      if (c != '\\') {
+      if (triple && is_line_end(pos_)) {
+        value += '\n';
+        consume_line_end();
+        continue;
+      }
+      if (c == '\r') fail(pos_, "carriage return without a line feed inside a string literal");
+      if (c != '\\' || raw) {
         value += c;
         ++pos_;
+        if (raw && c == '\\' && pos_ < src_.size() && !is_line_end(pos_)) value += src_[pos_++];
         continue;
       }
       const std::size_t escape = pos_;
@@ -493,7 +520,7 @@ class Scanner {
       }
     }
     Token& t = push(TokenKind::string, start, pos_ - start, std::move(value));
-    t.span = start_span;  // a backslash-newline may have moved line_ past the start
+    t.span = start_span;  // a line break inside the literal may have moved line_ past the start
     t.quote = q;
     line_has_tokens_ = true;
   }
@@ -521,6 +548,7 @@ class Scanner {
       return;
     }
     const auto u = static_cast<unsigned char>(src_[pos_]);
+    if (u == 0) fail(start, "NUL byte in the text; pl source is plain text (is this a binary file?)");
     fail(start, "unexpected " + describe_char(src_[pos_]) +
                     (u >= 0x80 ? "; names and operators must be ASCII" : ""));
   }

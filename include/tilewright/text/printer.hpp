@@ -113,7 +113,7 @@ inline std::string print(const ir::Program& program) {
 
   Printer pr;
   pr.out.reserve(reserve_for(nodes));
-  collect_dyn_names(scan_ptrs, pr.dyn_names);
+  collect_dyn_names(scan_ptrs, pr.dyn_names, /*declared=*/true);
 
   pr.out += "# pypto.program: ";
   pr.out += name;
@@ -147,7 +147,7 @@ inline std::string print(const ir::Function& function) {
   scan.scan(*function);
   Printer pr;
   pr.out.reserve(reserve_for(scan.node_count));
-  collect_dyn_names({&scan}, pr.dyn_names);
+  collect_dyn_names({&scan}, pr.dyn_names, /*declared=*/false);
   pr.function(*function, scan, 0);
   return std::move(pr.out);
 }

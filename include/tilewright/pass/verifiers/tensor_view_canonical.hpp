@@ -12,25 +12,38 @@
 
 namespace tilewright::pass::verifiers {
 
-// The reason a tensor type is not canonical, or "" when it is.
-inline std::string tensor_view_problem(const ir::TensorType& t, bool require_materialized) {
+struct TensorViewProblem {
+  std::string reason;  // empty: canonical
+  // Explicit strides are the text's (MaterializeTensorStrides keeps them as written, MT-06),
+  // so a contradictory one is the input's fault: a user error at the tensor, not a broken
+  // invariant.
+  bool user = false;
+};
+
+// Why a tensor type is not canonical; an empty reason when it is.
+inline TensorViewProblem tensor_view_problem(const ir::TensorType& t, bool require_materialized) {
   if (!t.view) return {};  // VC-02: a bare tensor is implicitly packed ND
   const ir::TensorView& v = *t.view;
   auto shape = ir::maybe_dims(t.shape);
   if (v.layout == ir::TensorLayout::NZ &&
       !math::is_blocked_nz_shape(std::span<const math::maybe_i64>(shape), ir::byte_width(t.dtype)))
-    return "TensorType has NZ layout that is not blocked (NZ is legal on a tensor only in the blocked rank-5 "
-           "form [B, C/c0, R/16, 16, c0])";  // VC-03, seed 001
+    return {"TensorType has NZ layout that is not blocked (NZ is legal on a tensor only in the blocked rank-5 "
+            "form [B, C/c0, R/16, 16, c0])"};  // VC-03, seed 001
   if (v.stride.empty()) {
     if (require_materialized && !t.shape.empty())  // VC-04
-      return "TensorView.stride is empty (must be materialized via MaterializeTensorStrides before reaching "
-             "this point)";
+      return {"TensorView.stride is empty (must be materialized via MaterializeTensorStrides before reaching "
+              "this point)"};
     return {};
   }
   auto stride = ir::maybe_dims(v.stride);
   math::view_check check = math::check_canonical_view(shape, stride, ir::to_math(v.layout), true);
   if (check.ok()) return {};
-  return "TensorView non-canonical: " + math::view_reason_text(check);  // VC-05
+  std::string written = "[";
+  for (std::size_t i = 0; i < stride.size(); ++i)
+    written += (i ? ", " : "") + (stride[i] ? std::to_string(*stride[i]) : std::string("?"));
+  return {"TensorView non-canonical: " + math::view_reason_text(check) + "; the strides " + written +
+              "] were written in the program and are kept as written, so correct them or the layout",
+          true};  // VC-05
 }
 
 inline ir::Diagnostics verify_tensor_view_canonical(const ir::Program& program, bool require_materialized) {
@@ -40,9 +53,11 @@ inline ir::Diagnostics verify_tensor_view_canonical(const ir::Program& program, 
     auto check_type = [&](auto& self, const ir::Type& type, const ir::Span& span) -> void {
       if (!type || !seen.insert(type.get()).second) return;
       if (auto* t = ir::as<ir::TensorType>(type)) {
-        if (auto problem = tensor_view_problem(*t, require_materialized); !problem.empty())
-          out.push_back(ir::Diagnostic{ir::Severity::error, ir::ErrorKind::internal, "TensorViewCanonical",
-                                       "in function '" + f->name + "': " + problem, span, {}});
+        if (auto problem = tensor_view_problem(*t, require_materialized); !problem.reason.empty())
+          out.push_back(ir::Diagnostic{ir::Severity::error,
+                                       problem.user ? ir::ErrorKind::user : ir::ErrorKind::internal,
+                                       "TensorViewCanonical", "in function '" + f->name + "': " + problem.reason,
+                                       span, {}});
       } else if (auto* tup = ir::as<ir::TupleType>(type)) {
         for (const auto& e : tup->elements) self(self, e, span);
       }

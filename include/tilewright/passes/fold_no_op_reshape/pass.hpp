@@ -51,7 +51,10 @@ struct FoldNoOpReshape : pass::FunctionPass<FoldNoOpReshape> {
       {pass::Property::SplitIncoreOrch, pass::Property::IncoreTileOps, pass::Property::HasMemRefs,
        pass::Property::TileOps2D},
       {},
-      {}};
+      {},
+      // FR-04 condition 2: a tile without a MemRef is never folded, so on a program before
+      // memory allocation the pass is a no-op, as upstream's is.
+      {pass::Property::HasMemRefs}};
 
   // FR-01: only InCore/AIC/AIV functions; an unchanged body keeps the function object.
   ir::Function run_function(const ir::Function& f, pass::PassContext& ctx) const {

@@ -4,6 +4,7 @@
 // program's own functions and `pl.submit`.
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <exception>
 #include <map>
 #include <string>
@@ -69,6 +70,10 @@ inline CallArgs Parser::parse_call_args(std::string_view callee) {
   }
   a.close = cur().span;
   expect(TokenKind::rparen, "to close the arguments of " + std::string(callee));
+  std::uint32_t deepest = 0;
+  for (const auto& p : a.pos) deepest = std::max(deepest, p.depth);
+  for (const auto& [k, v] : a.kw) deepest = std::max(deepest, v.depth);
+  call_arg_depth_ = deepest;  // the arguments of nested calls were read before, so this is ours
   return a;
 }
 
@@ -101,7 +106,14 @@ inline void Parser::arity(const CallArgs& a, std::size_t lo, std::size_t hi,
              " positional arguments, got " + std::to_string(a.pos.size()));
 }
 
+// A call is one level above its deepest argument.
 inline PVal Parser::call_path(const std::string& path, const Span& s) {
+  PVal v = call_target(path, s);
+  if (v.kind != PVal::Kind::expr) return v;
+  return nested(std::move(v.e), v.span, call_arg_depth_);
+}
+
+inline PVal Parser::call_target(const std::string& path, const Span& s) {
   auto seg = split_path(path);
   if (path == "pl.const") return of(parse_const(s), s);
   if (path == "pl.min" || path == "pl.max") {
@@ -216,27 +228,7 @@ inline Expr Parser::parse_cast(const Span& s) {
 
 // `pl.<op>(...)`: the unified DSL ops dispatch on their operands (§6.1).
 inline Expr Parser::sugar_call(const std::string& op, CallArgs a, const Span& s) {
-  if (op == "load") {
-    if (a.pos.size() < 3)
-      fail(a.close, "pl.load needs (tensor, offsets, shapes), got " + std::to_string(a.pos.size()) +
-                        " arguments");
-    if (a.pos.size() == 3) {
-      const PVal* vs = kwarg(a, "valid_shapes");
-      if (!vs) vs = kwarg(a, "valid_shape");
-      a.pos.push_back(vs ? *vs : a.pos[2]);
-    }
-    drop_kwarg(a, "valid_shapes");
-    drop_kwarg(a, "valid_shape");
-    if (!kwarg(a, "target_memory")) {
-      PVal m;
-      m.kind = PVal::Kind::path;
-      m.s = "pl.Mem.Vec";
-      m.span = s;
-      a.kw.emplace_back("target_memory", m);
-      a.kw_spans.push_back(s);
-    }
-    return build_op("tile.load", std::move(a), s);
-  }
+  if (op == "load") return build_op("tile.load", std::move(a), s);  // its DSL row fills the defaults
   if (op == "store") return build_op("tile.store", std::move(a), s);
   if (op == "create_tensor") return build_op("tensor.create", std::move(a), s);
   if (op == "create_tile") return build_op("tile.create", std::move(a), s);
@@ -269,69 +261,131 @@ inline Expr Parser::sugar_dispatch(const std::string& op, CallArgs a, const Span
 
 // Builds a registered op call: keywords that name positional parameters become positional
 // (the special forms of §4.5: `value=`, `shape=`, `valid_shape=`, `scratch=`, `deps=`).
+inline std::string default_text(const ir::AttrValue& v) {
+  if (auto* m = std::get_if<ir::MemorySpace>(&v)) return "pl.Mem." + std::string(ir::name_of(*m));
+  if (auto* d = std::get_if<ir::DataType>(&v)) return "pl." + std::string(ir::name_of(*d));
+  if (auto* p = std::get_if<ir::PadValue>(&v)) return "pl.PadValue." + std::string(ir::name_of(*p));
+  if (auto* b = std::get_if<bool>(&v)) return *b ? "True" : "False";
+  if (auto* i = std::get_if<std::int64_t>(&v)) return std::to_string(*i);
+  return "...";
+}
+
+// "tensor, offsets, shapes, valid_shapes=shapes, target_memory=pl.Mem.Vec": the signature
+// as a diagnostic shows it.
+inline std::string dsl_signature_text(const ops::OpInfo& info) {
+  std::string out;
+  for (const auto& p : info.dsl) {
+    if (!out.empty()) out += ", ";
+    out += p.name;
+    if (p.default_from >= 0 && static_cast<std::size_t>(p.default_from) < info.arg_names.size())
+      out += "=" + info.arg_names[static_cast<std::size_t>(p.default_from)];
+    else if (p.default_value)
+      out += "=" + default_text(*p.default_value);
+  }
+  return out;
+}
+
 inline Expr Parser::build_op(const std::string& name, CallArgs a, const Span& s) {
   const ops::OpInfo* info = find_op(name);
   if (!info) unknown_op(name, s);
   ir::Kwargs kwargs, attrs;
-  std::map<std::size_t, PVal> by_name;
+  // The call is read by the op's DSL signature when it has one (the DSL takes some kwargs
+  // positionally and fills defaults), else by its argument list; keywords may name
+  // arguments as well as kwargs (the special forms of §4.5: `value=`, `shape=`, ...).
+  const auto& sig = info->dsl;
+  std::map<std::size_t, const PVal*> by_index;
+  std::vector<std::pair<std::string, const PVal*>> given_kwargs;
+  auto place = [&](std::size_t arg, const PVal& v, const std::string& pname, const Span& at) {
+    if (!by_index.emplace(arg, &v).second)
+      fail(at, "argument '" + pname + "' of " + name + " is given both by position and by keyword");
+  };
+  auto place_kwarg = [&](const std::string& key, const PVal& v, const Span& at) {
+    for (const auto& [k, _] : given_kwargs)
+      if (k == key) fail(at, "'" + key + "' of " + name + " is given both by position and by keyword");
+    given_kwargs.emplace_back(key, &v);
+  };
+  for (std::size_t i = 0; i < a.pos.size(); ++i) {
+    if (sig.empty()) {
+      by_index.emplace(i, &a.pos[i]);
+      continue;
+    }
+    if (i >= sig.size())
+      fail(a.pos[i].span, name + " takes at most " + std::to_string(sig.size()) + " positional arguments (" +
+                              dsl_signature_text(*info) + "), got " + std::to_string(a.pos.size()));
+    const ops::DslParam& p = sig[i];
+    if (p.arg >= 0) place(static_cast<std::size_t>(p.arg), a.pos[i], p.name, a.pos[i].span);
+    else place_kwarg(p.name, a.pos[i], a.pos[i].span);
+  }
   for (std::size_t i = 0; i < a.kw.size(); ++i) {
     const auto& [k, v] = a.kw[i];
     if (k == "attrs") {
       attrs = attrs_dict(v);
       continue;
     }
-    const ops::KwargSpec* spec = info->kwarg(k);
-    if (!spec) {
+    auto p = std::find_if(sig.begin(), sig.end(), [&](const ops::DslParam& d) { return d.name == k; });
+    if (p != sig.end() && p->arg >= 0) {
+      place(static_cast<std::size_t>(p->arg), v, k, a.kw_spans[i]);
+      continue;
+    }
+    if (p == sig.end() && !info->kwarg(k)) {
       auto it = std::find(info->arg_names.begin(), info->arg_names.end(), k);
       if (it != info->arg_names.end()) {
-        auto idx = static_cast<std::size_t>(it - info->arg_names.begin());
-        if (idx < a.pos.size())
-          fail(a.kw_spans[i],
-               "argument '" + k + "' of " + name + " is given both by position and by keyword");
-        by_name.emplace(idx, v);
+        place(static_cast<std::size_t>(it - info->arg_names.begin()), v, k, a.kw_spans[i]);
         continue;
       }
     }
-    kwargs.emplace_back(k, attr_value(k, v, spec, true));
+    place_kwarg(k, v, a.kw_spans[i]);
   }
-  for (auto& [idx, v] : by_name) {
-    if (idx != a.pos.size())
-      fail(v.span, "argument '" + info->arg_names[idx] + "' of " + name +
-                       " is given by keyword, but an earlier positional argument is missing");
-    a.pos.push_back(std::move(v));
+  // The DSL's defaults for what the text leaves out.
+  for (const auto& p : sig) {
+    if (p.arg >= 0 && p.default_from >= 0 && !by_index.count(static_cast<std::size_t>(p.arg)))
+      if (auto from = by_index.find(static_cast<std::size_t>(p.default_from)); from != by_index.end())
+        by_index.emplace(static_cast<std::size_t>(p.arg), from->second);
+  }
+  // `kw=None` passes None to the DSL, which leaves the kwarg out: no value, and no default.
+  for (const auto& [k, v] : given_kwargs)
+    if (v->kind != PVal::Kind::none) kwargs.emplace_back(k, attr_value(k, *v, info->kwarg(k), true));
+  for (const auto& p : sig) {
+    bool given = std::any_of(given_kwargs.begin(), given_kwargs.end(), [&](const auto& g) { return g.first == p.name; });
+    if (p.arg < 0 && p.default_value && !given) kwargs.emplace_back(p.name, *p.default_value);
   }
   std::vector<Expr> args;
-  args.reserve(a.pos.size());
-  for (const auto& p : a.pos) args.push_back(value_expr(p, "an argument of " + name));
+  args.reserve(by_index.size());
+  for (const auto& [idx, v] : by_index) {
+    if (idx != args.size()) {
+      std::size_t missing = args.size();
+      std::string what = missing < info->arg_names.size() ? "'" + info->arg_names[missing] + "'"
+                                                          : "argument " + std::to_string(missing + 1);
+      fail(v->span, name + " is given a later argument, but its argument " + what + " is missing");
+    }
+    args.push_back(value_expr(*v, "an argument of " + name));
+  }
   auto rethrow = [&](const ir::Error& e) {
     const ir::Diagnostic& d = e.diagnostic();
     throw ir::Error(ir::Diagnostic{ir::Severity::error, ir::ErrorKind::user, "parser", d.message,
                                    d.span.known() ? d.span : s, d.notes});
   };
-  // The annotation of `x: T = <this call>` stands in when the op cannot deduce a type:
-  // printed text is always annotated, and upstream's reader trusts it the same way.
+  // An op without a deducer takes the annotation of `x: T = <this call>` as its type, as
+  // upstream's reader does. A deducer's verdict is never replaced: an annotation that
+  // disagrees with it is checked against it by the assignment (§6.4).
   const Token& head = toks_[rhs_tok_];
   Type ann = rhs_ann_ && same_start(head.span, s) ? rhs_ann_ : nullptr;
   Type type;
   try {
     ops::validate_call(*info, args, kwargs, s);
-  } catch (const ir::Error& e) {
-    rethrow(e);
-  }
-  try {
     if (auto d = ops::deduce_type(*info, args, kwargs, s)) type = *d;
   } catch (const ir::Error& e) {
-    if (!ann) rethrow(e);
+    rethrow(e);
   } catch (const std::exception& e) {
-    if (!ann) fail(s, "cannot build " + name + ": " + e.what());
+    fail(s, "cannot build " + name + ": " + e.what());
   }
-  if (!type && !ann && !info->deduce && eval_tok_ < toks_.size() &&
-      same_start(toks_[eval_tok_].span, s))
-    type = ir::unknown_type();  // the whole statement: its value is discarded, so it needs no type
-  if (!type) {
-    if (!ann)
+  if (!info->deduce) {
+    if (ann)
+      type = ann;
+    else if (eval_tok_ < toks_.size() && same_start(toks_[eval_tok_].span, s))
+      type = ir::unknown_type();  // the whole statement: its value is discarded, so it needs no type
+    else
       fail(s, name + " has no type deduction; annotate the result type (x: pl.Tile[...] = ...)");
-    type = ann;
   }
   try {
     type = ops::stamp_memory(*info, type, args, kwargs);

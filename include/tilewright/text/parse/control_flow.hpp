@@ -217,6 +217,15 @@ inline std::vector<Expr> Parser::loop_return_vars(const YieldCtx& c,
       fail(r.span, "pl.yield_ yields " + std::to_string(r.values.size()) +
                        " values but the loop carries " + std::to_string(iter_args.size()));
     if (!named && !r.names.empty()) named = &r;
+    // The loop's results are the names its closing yield assigns; a bare closing yield would
+    // leave them nameless, and the text after the loop could only reach a body variable.
+    if (r.closing && r.names.empty() && !iter_args.empty()) {
+      std::string targets;
+      for (std::size_t i = 0; i < iter_args.size(); ++i)
+        targets += (i ? ", " : "") + std::string(ir::name_hint(iter_args[i])) + "_out";
+      fail(r.span, "the pl.yield_ that closes a loop carrying values must assign its results: write " +
+                       targets + " = pl.yield_(...), one name per value in init_values");
+    }
   }
   std::vector<Expr> rvs;
   for (std::size_t i = 0; i < iter_args.size(); ++i) {

@@ -75,6 +75,35 @@ inline Expr Parser::value_expr(const PVal& v, std::string_view what) {
   fail(v.span, "expected " + std::string(what) + ", found " + describe_val(v));
 }
 
+// A list, tuple or dict: one level above its deepest item.
+inline PVal Parser::with_items_depth(PVal v) const {
+  std::uint32_t below = 0;
+  for (const auto& it : v.items) below = std::max(below, it.depth);
+  v.depth = below + 1;
+  if (v.depth > kMaxExprDepth)
+    fail(v.span, "this expression nests more than " + std::to_string(kMaxExprDepth) +
+                     " operations and calls inside one another; split it into several assignments");
+  return v;
+}
+
+inline PVal Parser::nested(Expr e, Span s, std::uint32_t below) const {
+  PVal v = of(std::move(e), s);
+  v.depth = below + 1;
+  if (v.depth > kMaxExprDepth)
+    fail(v.span, "this expression nests more than " + std::to_string(kMaxExprDepth) +
+                     " operations and calls inside one another; split it into several assignments");
+  return v;
+}
+
+// A binary node one level above its operands, counting the conversion an operand may gain.
+inline PVal Parser::binary_val(ir::BinaryOp op, std::string_view spelling, const PVal& l, const PVal& r,
+                               const Span& span) {
+  Expr e = make_binary(op, spelling, l, r, span);
+  auto* b = ir::as<ir::Binary>(e);
+  auto below = [&](const PVal& v, const Expr& used) { return v.depth + (v.kind == PVal::Kind::expr && used != v.e); };
+  return nested(std::move(e), span, b ? std::max(below(l, b->lhs), below(r, b->rhs)) : std::max(l.depth, r.depth));
+}
+
 inline PVal Parser::parse_expr() {
   DepthGuard g(*this, cur().span);
   std::size_t start = pos_;
@@ -90,7 +119,7 @@ inline PVal Parser::parse_or() {
     Span s = advance().span;
     PVal r = parse_and();
     Span ls = l.span;
-    l = of(make_binary(ir::BinaryOp::Or, "or", l, r, ls), ls);
+    l = binary_val(ir::BinaryOp::Or, "or", l, r, ls);
     (void)s;
   }
   return l;
@@ -102,7 +131,7 @@ inline PVal Parser::parse_and() {
     advance();
     PVal r = parse_not();
     Span ls = l.span;
-    l = of(make_binary(ir::BinaryOp::And, "and", l, r, ls), ls);
+    l = binary_val(ir::BinaryOp::And, "and", l, r, ls);
   }
   return l;
 }
@@ -114,8 +143,8 @@ inline PVal Parser::parse_not() {
   PVal o = parse_not();
   Expr e = value_expr(o, "an operand of 'not'");
   scalar_operand(e, o.span, "not");
-  return of(ir::make_expr(ir::Unary{ir::UnaryOp::Not, e}, ir::scalar_type(ir::DataType::BOOL), s),
-            s);
+  return nested(ir::make_expr(ir::Unary{ir::UnaryOp::Not, e}, ir::scalar_type(ir::DataType::BOOL), s), s,
+                o.depth);
 }
 
 inline std::optional<std::pair<ir::BinaryOp, std::string_view>> Parser::cmp_op() const {
@@ -149,7 +178,7 @@ inline PVal Parser::parse_cmp() {
   if (cmp_op())
     fail(cur().span, "chained comparisons are not supported; add parentheses, e.g. (a < b) == c");
   Span ls = l.span;
-  return of(make_binary(op->first, op->second, l, r, ls), ls);
+  return binary_val(op->first, op->second, l, r, ls);
 }
 
 template <class Next>
@@ -166,8 +195,7 @@ inline PVal Parser::parse_left_assoc(Next next,
         advance();
         PVal r = (this->*next)();
         Span ls = l.span;
-        l = of(make_binary(bop, *(spellings.begin() + static_cast<std::ptrdiff_t>(k)), l, r, ls),
-               ls);
+        l = binary_val(bop, *(spellings.begin() + static_cast<std::ptrdiff_t>(k)), l, r, ls);
         break;
       }
       ++k;
@@ -242,19 +270,32 @@ inline PVal Parser::parse_unary() {
   if (k == TokenKind::tilde && !ir::is_integer(st.dtype))
     fail(o.span,
          "operator '~' needs an integer operand, found pl." + std::string(ir::name_of(st.dtype)));
-  return of(
+  return nested(
       ir::make_expr(ir::Unary{k == TokenKind::minus ? ir::UnaryOp::Neg : ir::UnaryOp::BitNot, e},
                     e->type, s),
-      s);
+      s, o.depth);
 }
 
+// `**` is right-associative: `a ** b ** c` is `a ** (b ** c)`. The operands are collected
+// first and folded from the right, so a long chain does not recurse. An exponent that starts
+// with a unary operator (`a ** -b ** c`) takes the rest of the chain, as in Python.
 inline PVal Parser::parse_power() {
-  PVal base = parse_primary();
-  if (!at(TokenKind::double_star)) return base;
-  advance();
-  PVal ex = parse_unary();
-  Span s = base.span;
-  return of(make_binary(ir::BinaryOp::Pow, "**", base, ex, s), s);
+  std::vector<PVal> chain;
+  chain.push_back(parse_primary());
+  while (at(TokenKind::double_star)) {
+    advance();
+    if (at(TokenKind::minus) || at(TokenKind::plus) || at(TokenKind::tilde)) {
+      chain.push_back(parse_unary());
+      break;
+    }
+    chain.push_back(parse_primary());
+  }
+  PVal result = std::move(chain.back());
+  for (std::size_t i = chain.size() - 1; i-- > 0;) {
+    Span s = chain[i].span;
+    result = binary_val(ir::BinaryOp::Pow, "**", chain[i], result, s);
+  }
+  return result;
 }
 
 inline PVal Parser::parse_primary() {
@@ -274,9 +315,8 @@ inline PVal Parser::parse_primary() {
         fail(idx.span, "tuple index " + std::to_string(c->value) + " is out of range for " +
                            type_text(v.e->type));
       Span vs = v.span;
-      v = of(ir::make_expr(ir::TupleGetItem{v.e, c->value}, els[static_cast<std::size_t>(c->value)],
-                           vs),
-             vs);
+      v = nested(ir::make_expr(ir::TupleGetItem{v.e, c->value}, els[static_cast<std::size_t>(c->value)], vs),
+                 vs, v.depth);
     } else if (at(TokenKind::lparen)) {
       fail(cur().span, "this value cannot be called");
     } else if (at(TokenKind::dot)) {
@@ -332,7 +372,7 @@ inline PVal Parser::parse_atom() {
         v.items.push_back(parse_expr());
       }
       expect(TokenKind::rparen, "to close the tuple");
-      return v;
+      return with_items_depth(std::move(v));
     }
     case TokenKind::lbracket: {
       advance();
@@ -344,7 +384,7 @@ inline PVal Parser::parse_atom() {
         if (!accept(TokenKind::comma)) break;
       }
       expect(TokenKind::rbracket, "to close the list");
-      return v;
+      return with_items_depth(std::move(v));
     }
     case TokenKind::lbrace: {
       advance();
@@ -362,7 +402,7 @@ inline PVal Parser::parse_atom() {
         if (!accept(TokenKind::comma)) break;
       }
       expect(TokenKind::rbrace, "to close the dict");
-      return v;
+      return with_items_depth(std::move(v));
     }
     case TokenKind::name:
       break;
@@ -397,6 +437,11 @@ inline PVal Parser::parse_atom() {
     std::string name = advance().text;
     return call_path(name, s);
   }
+  if (!bound)
+    if (auto c = consts_.find(t.text); c != consts_.end()) {
+      advance();
+      return of(constant_at(c->second, s), s, /*literal=*/true);
+    }
   advance();
   return of(resolve_name(t.text, s), s);
 }

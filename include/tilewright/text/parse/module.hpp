@@ -18,6 +18,7 @@ inline void Parser::parse_function_header(FnState& f) {
   std::string deco = parse_dotted("a decorator");
   if (deco != "pl.function")
     fail(ds, "unsupported decorator '@" + deco + "'; expected @pl.function");
+  Span level_span = ds, role_span = ds;
   if (at(TokenKind::lparen)) {
     CallArgs a = parse_call_args("@pl.function");
     if (!a.pos.empty()) fail(a.pos[0].span, "@pl.function takes keyword arguments only");
@@ -39,10 +40,12 @@ inline void Parser::parse_function_header(FnState& f) {
         auto l = ir::level_from_name(member("Level"));
         if (!l) fail(v.span, "unknown level '" + v.s + "'");
         f.level = l;
+        level_span = v.span;
       } else if (k == "role") {
         auto r = ir::enum_from_name<ir::Role>(member("Role"));
         if (!r) fail(v.span, "unknown role '" + v.s + "'");
         f.role = r;
+        role_span = v.span;
       } else if (k == "auto_scope") {
         auto* b = v.kind == PVal::Kind::expr ? ir::as<ir::ConstBool>(v.e) : nullptr;
         if (!b) fail(v.span, "expected True or False for auto_scope=");
@@ -57,6 +60,19 @@ inline void Parser::parse_function_header(FnState& f) {
         fail(a.kw_spans[i], "unknown keyword '" + k + "' for @pl.function");
       }
     }
+  }
+  if (auto implied = ir::implied_placement(f.type)) {
+    std::string type = "type=pl.FunctionType." + std::string(ir::name_of(f.type));
+    if (f.level && *f.level != implied->level)
+      fail(level_span, "a function of " + type + " runs at level=pl.Level." +
+                           std::string(ir::name_of(implied->level)) + ", not pl.Level." +
+                           std::string(ir::name_of(*f.level)) + "; drop level= or make it agree");
+    if (f.role && *f.role != implied->role)
+      fail(role_span, "a function of " + type + " has role=pl.Role." +
+                          std::string(ir::name_of(implied->role)) + ", not pl.Role." +
+                          std::string(ir::name_of(*f.role)) + "; drop role= or make it agree");
+    f.level = implied->level;
+    f.role = implied->role;
   }
   expect(TokenKind::newline, "after the decorator");
   if (at(TokenKind::at)) fail(cur().span, "only one decorator (@pl.function) is supported");
@@ -191,14 +207,27 @@ inline ir::Function Parser::parse_function_body(FnState& f) {
                                             f.role, f.attrs, f.span});
 }
 
-inline void Parser::parse_dynamic_decl() {
+// `NAME = pl.dynamic("NAME")` declares a program-level dimension; `NAME = <constant>` a
+// module constant (`CHUNK = 16`), which reads as its value wherever the name appears, as
+// Python's evaluation of the module would give it.
+inline void Parser::parse_module_assign() {
   const Token& name = advance();
   advance();  // '='
+  if (lookup_bound(name.text) || consts_.count(name.text))
+    fail(name.span, "'" + name.text + "' is already defined at the top level");
+  if (at_path("pl", "dynamic")) return parse_dynamic_decl(name);
+  PVal v = parse_expr();
+  auto value = fold_constant(v.kind == PVal::Kind::expr ? v.e : nullptr);
+  if (!value)
+    fail(v.span, "a top-level assignment must be 'NAME = pl.dynamic(\"NAME\")' or a constant such as " +
+                     name.text + " = 16 (a number or bool, or arithmetic on them), found " + describe_val(v));
+  consts_.emplace(name.text, value);
+  expect_line_end("after the top-level assignment");
+}
+
+inline void Parser::parse_dynamic_decl(const Token& name) {
   Span s = cur().span;
-  std::string path = parse_dotted("pl.dynamic");
-  if (path != "pl.dynamic")
-    fail(s, "only 'NAME = pl.dynamic(\"NAME\")' assignments are allowed at the top level, found '" +
-                path + "'");
+  parse_dotted("pl.dynamic");
   CallArgs a = parse_call_args("pl.dynamic");
   if (a.pos.size() != 1 || a.pos[0].kind != PVal::Kind::str)
     fail(s, "pl.dynamic takes one string argument, the dimension's name");
@@ -229,8 +258,12 @@ inline ir::Program Parser::run() {
     }
     if (at(TokenKind::name) && peek().is(TokenKind::assign)) {
       if (have_program || have_function)
-        fail(cur().span, "pl.dynamic declarations must come before the program");
-      parse_dynamic_decl();
+        fail(cur().span, "pl.dynamic declarations and module constants must come before the program");
+      parse_module_assign();
+      continue;
+    }
+    if (at(TokenKind::string)) {  // a module docstring: outside the program, so it is not kept
+      skip_import();
       continue;
     }
     if (at(TokenKind::at)) {

@@ -4,6 +4,7 @@
 // recursive-descent parser splits one class over several files; text/parser.hpp includes
 // them all.
 #include <cstddef>
+#include <cstdint>
 #include <initializer_list>
 #include <limits>
 #include <optional>
@@ -82,6 +83,9 @@ class Parser : TokenCursor {
   Expr make_binary(ir::BinaryOp op, std::string_view spelling, const PVal& l, const PVal& r,
                    const Span& span);
   Expr value_expr(const PVal& v, std::string_view what);
+  PVal nested(Expr e, Span s, std::uint32_t below) const;
+  PVal with_items_depth(PVal v) const;
+  PVal binary_val(ir::BinaryOp op, std::string_view spelling, const PVal& l, const PVal& r, const Span& span);
   PVal parse_expr();
   PVal parse_or();
   PVal parse_and();
@@ -116,6 +120,7 @@ class Parser : TokenCursor {
   void arity(const CallArgs& a, std::size_t lo, std::size_t hi, std::string_view callee,
              const Span& s) const;
   PVal call_path(const std::string& path, const Span& s);
+  PVal call_target(const std::string& path, const Span& s);
   Expr parse_const(const Span& s);
   Expr parse_cast(const Span& s);
   Expr sugar_call(const std::string& op, CallArgs a, const Span& s);
@@ -142,6 +147,8 @@ class Parser : TokenCursor {
   void check_view_rank(const std::vector<Expr>& valid, const std::vector<Expr>& stride,
                        const std::vector<Expr>& shape, std::string_view owner,
                        std::string_view view, const Span& s) const;
+  void check_extents(const std::vector<Expr>& shape, ir::DataType dt, std::string_view owner, bool tile,
+                     const Span& s) const;
   Type parse_tensor_type(bool distributed, const Span& s);
   Type parse_tile_type(const Span& s);
 
@@ -154,10 +161,13 @@ class Parser : TokenCursor {
   TokenKind line_assign_kind() const;
   void parse_simple(std::vector<Stmt>& out);
   std::vector<PVal> parse_expr_list();
+  void check_returns(const std::vector<Expr>& vals, const std::vector<PVal>& written, const Span& s) const;
   void parse_annotated_assign(std::vector<Stmt>& out);
   void finish_assign(const Token& name, Type ann, const Span& ann_span, const PVal& rhs,
                      const Span& s, std::vector<Stmt>& out);
   Expr name_window_buffer(const Expr& v, const std::string& lhs) const;
+  [[noreturn]] void annotation_conflict(const std::string& name, const Type& ann, const Type& val,
+                                        const std::string& problem, const Span& s) const;
   void check_compatible(const Type& ann, const Type& val, const Span& s,
                         const std::string& name) const;
   Expr define(const Token& name, const Type& t, bool ptr);
@@ -195,13 +205,16 @@ class Parser : TokenCursor {
   void parse_function_header(FnState& f);
   void skip_body();
   ir::Function parse_function_body(FnState& f);
-  void parse_dynamic_decl();
+  void parse_module_assign();
+  void parse_dynamic_decl(const Token& name);
   void skip_import();
 
   const ops::Registry& reg_;
   std::unordered_map<std::string, const ops::OpInfo*> op_names_;
   bool type_ctx_ = false;
   std::unordered_map<std::string, Expr> dyn_;
+  std::uint32_t call_arg_depth_ = 0;  // expression depth of the last argument list read
+  std::unordered_map<std::string, Expr> consts_;  // module constants: their folded literal values
   std::vector<FnState> fns_;
   FnState* fn_ = nullptr;
   std::vector<YieldCtx> yields_;

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "tilewright/text/parse/annotations.hpp"
 #include "tilewright/text/parse/parser_class.hpp"
 
 namespace tilewright::text::parser_detail {
@@ -135,6 +136,7 @@ inline void Parser::parse_simple(std::vector<Stmt>& out) {
       std::vector<PVal> vs = parse_expr_list();
       if (vs.size() == 1 && vs[0].kind == PVal::Kind::list && vs[0].paren_tuple) vs = vs[0].items;
       for (const auto& v : vs) vals.push_back(value_expr(v, "a return value"));
+      check_returns(vals, vs, s);
     }
     out.push_back(ir::make_stmt(ir::Return{std::move(vals)}, s));
     return;
@@ -156,6 +158,26 @@ inline void Parser::parse_simple(std::vector<Stmt>& out) {
     return;
   }
   parse_expr_stmt(out);
+}
+
+// A returned value must fit the declared return type by the annotation rule (§6.4): the
+// signature is the annotation of what the function gives back.
+inline void Parser::check_returns(const std::vector<Expr>& vals, const std::vector<PVal>& written,
+                                  const Span& s) const {
+  const auto& declared = fn_->returns;
+  if (declared.empty()) return;  // printed functions without `->` may still return values
+  if (declared.size() != vals.size())
+    fail(s, "'" + fn_->name + "' is declared to return " + std::to_string(declared.size()) +
+                (declared.size() == 1 ? " value" : " values") + " but this return gives " +
+                std::to_string(vals.size()));
+  for (std::size_t i = 0; i < vals.size(); ++i) {
+    Reconciled r = reconcile_annotation(declared[i], vals[i]->type);
+    if (r.problem.empty()) continue;
+    fail(written[i].span, "return value " + std::to_string(i + 1) + " of '" + fn_->name + "' has type " +
+                              type_text(vals[i]->type) + ", but the function is declared to return " +
+                              type_text(declared[i]) + ": " + r.problem +
+                              "; correct the return annotation or the value");
+  }
 }
 
 inline std::vector<PVal> Parser::parse_expr_list() {
@@ -210,19 +232,21 @@ inline void Parser::finish_assign(const Token& name, Type ann, const Span& ann_s
       ann = it->second->type;
   }
   v = name_window_buffer(v, name.text);
+  Type t = v->type;
   if (ann) {
-    check_compatible(ann, v->type, ann_span, name.text);
-    if (ir::as<ir::Call>(v)) {
-      v = ir::make_expr(v->v, ann, v->span);
-    } else if (rhs.literal && ir::as<ir::ConstInt>(v) && ir::as<ir::ScalarType>(ann)) {
-      ir::DataType dt = ir::as<ir::ScalarType>(ann)->dtype;
+    Reconciled r = reconcile_annotation(ann, v->type);
+    if (!r.problem.empty()) annotation_conflict(name.text, ann, v->type, r.problem, ann_span);
+    t = r.type;
+    if (r.annotation_wins && ir::as<ir::Call>(v)) {
+      v = ir::make_expr(v->v, t, v->span);  // §6.4: the call is rebuilt with the winning type
+    } else if (r.annotation_wins && rhs.literal && ir::as<ir::ConstInt>(v)) {
+      ir::DataType dt = ir::as<ir::ScalarType>(t)->dtype;
       if (ir::is_float(dt))
         v = ir::make_float(static_cast<double>(ir::as<ir::ConstInt>(v)->value), dt, v->span);
       else if (ir::is_integer(dt))
         v = ir::make_int(ir::as<ir::ConstInt>(v)->value, dt, v->span);
     }
   }
-  Type t = ann ? ann : v->type;
   Expr var = define(
       name, t, ir::as<ir::MarkerType>(t) && ir::as<ir::MarkerType>(t)->kind == ir::Marker::Ptr);
   out.push_back(ir::make_stmt(ir::Assign{var, v}, s));
@@ -241,24 +265,16 @@ inline Expr Parser::name_window_buffer(const Expr& v, const std::string& lhs) co
   return ir::make_expr(std::move(named), v->type, v->span);
 }
 
+inline void Parser::annotation_conflict(const std::string& name, const Type& ann, const Type& val,
+                                        const std::string& problem, const Span& s) const {
+  fail(s, "the annotation of '" + name + "' is " + type_text(ann) + ", but its value has type " +
+              type_text(val) + ": " + problem + "; correct the annotation or leave it out");
+}
+
 inline void Parser::check_compatible(const Type& ann, const Type& val, const Span& s,
                                      const std::string& name) const {
-  if (!ann || !val || ir::as<ir::UnknownType>(ann) || ir::as<ir::UnknownType>(val)) return;
-  if (ir::as<ir::MarkerType>(ann) || ir::as<ir::MarkerType>(val)) return;
-  bool bad = type_kind(ann) != type_kind(val);
-  if (!bad) {
-    if (auto* a = ir::as<ir::TileType>(ann))
-      bad = a->dtype != ir::as<ir::TileType>(val)->dtype;
-    else if (auto* b = ir::as<ir::TensorType>(ann))
-      bad = b->dtype != ir::as<ir::TensorType>(val)->dtype;
-    else if (auto* c = ir::as<ir::ScalarType>(ann)) {
-      ir::DataType vd = ir::as<ir::ScalarType>(val)->dtype;
-      bad = c->dtype != vd && vd != ir::DataType::INDEX && !ir::same_index_class(c->dtype, vd);
-    }
-  }
-  if (bad)
-    fail(s, "the annotation of '" + name + "' is " + type_text(ann) + ", but its value has type " +
-                type_text(val));
+  Reconciled r = reconcile_annotation(ann, val);
+  if (!r.problem.empty()) annotation_conflict(name, ann, val, r.problem, s);
 }
 
 // One Var per name per function: plain reassignment reuses the Var (non-strict SSA).
@@ -390,7 +406,7 @@ inline void Parser::parse_aug_assign(std::vector<Stmt>& out) {
   }
   PVal l = of(resolve_name(name.text, name.span), name.span);
   PVal r = parse_expr();
-  PVal v = of(make_binary(*b, op.text.substr(0, op.text.size() - 1), l, r, name.span), name.span);
+  PVal v = binary_val(*b, op.text.substr(0, op.text.size() - 1), l, r, name.span);
   finish_assign(name, nullptr, name.span, v, name.span, out);
 }
 
@@ -415,14 +431,7 @@ inline void Parser::parse_expr_stmt(std::vector<Stmt>& out) {
   if (at(TokenKind::string)) {  // a docstring: kept as the next statement's comment
     std::string text;
     while (at(TokenKind::string)) text += advance().text;
-    std::size_t b = 0;
-    for (std::size_t i = 0; i <= text.size(); ++i)
-      if (i == text.size() || text[i] == '\n') {
-        // A comment line cannot keep a final '\r': the reader takes "\r\n" as the line end.
-        std::size_t e = i > b && text[i - 1] == '\r' ? i - 1 : i;
-        carried_.push_back(text.substr(b, e - b));
-        b = i + 1;
-      }
+    for (auto& line : docstring_lines(text)) carried_.push_back(std::move(line));
     return;
   }
   eval_tok_ = pos_;

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "tilewright/math/checked.hpp"
 #include "tilewright/text/parse/attributes.hpp"
 #include "tilewright/text/parse/parser_class.hpp"
 
@@ -56,7 +57,8 @@ inline std::vector<Expr> Parser::dims_of(const PVal& v, std::string_view what) {
     fail(v.span, "expected a list for " + std::string(what) + ", found " + describe_val(v));
   std::vector<Expr> out;
   for (const auto& it : v.items) {
-    if (it.kind != PVal::Kind::expr || !ir::as<ir::ScalarType>(it.e->type))
+    if (it.kind != PVal::Kind::expr || !ir::as<ir::ScalarType>(it.e->type) ||
+        !ir::is_integer(ir::as<ir::ScalarType>(it.e->type)->dtype))
       fail(it.span, "an entry of " + std::string(what) + " must be an integer expression, found " +
                         describe_val(it));
     out.push_back(it.e);
@@ -274,6 +276,27 @@ inline void Parser::check_view_rank(const std::vector<Expr>& valid, const std::v
   check(stride, "stride");
 }
 
+// A tile is a buffer of positive static extents; a tensor's extents are at least 0. Either
+// way the element count, in bytes, must fit the 64-bit index arithmetic every pass uses.
+inline void Parser::check_extents(const std::vector<Expr>& shape, ir::DataType dt, std::string_view owner,
+                                  bool tile, const Span& s) const {
+  std::int64_t bytes = (ir::storage_bits(dt) + 7) / 8;
+  for (const auto& d : shape) {
+    auto c = ir::const_int(d);
+    if (!c) continue;
+    const Span& at = d->span.known() ? d->span : s;
+    if (tile && *c <= 0)
+      fail(at, "a dimension of " + std::string(owner) + " must be positive, got " + std::to_string(*c) +
+                   "; a tile is a fixed-size buffer");
+    if (*c < 0) fail(at, "a dimension of " + std::string(owner) + " cannot be negative, got " + std::to_string(*c));
+    auto next = math::checked_mul(bytes, *c);
+    if (!next)
+      fail(at, "the dimensions of " + std::string(owner) + " overflow: " + dims_text_of(shape) + " of pl." +
+                   std::string(ir::name_of(dt)) + " holds more than 2^63 bytes");
+    bytes = *next;
+  }
+}
+
 inline Type Parser::parse_tensor_type(bool distributed, const Span& s) {
   std::string owner = distributed ? "pld.DistributedTensor" : "pl.Tensor";
   if (at(TokenKind::lparen)) {  // legacy pl.Tensor((64, 128), pl.FP16)
@@ -283,6 +306,7 @@ inline Type Parser::parse_tensor_type(bool distributed, const Span& s) {
     ir::DataType dt = parse_dtype("in " + owner);
     accept(TokenKind::comma);
     expect(TokenKind::rparen, "to close " + owner);
+    check_extents(shape, dt, owner, /*tile=*/false, s);
     return ir::make_tensor_type(std::move(shape), dt, std::nullopt, nullptr, distributed);
   }
   expect(TokenKind::lbracket, "after " + owner);
@@ -329,7 +353,10 @@ inline Type Parser::parse_tensor_type(bool distributed, const Span& s) {
     view = ir::TensorView{{}, {}, *lay, ir::PadValue::null};
   }
   expect(TokenKind::rbracket, "to close " + owner);
-  if (view) check_view_rank(view->valid_shape, view->stride, shape, owner, "pl.TensorView", s);
+  check_extents(shape, dt, owner, /*tile=*/false, s);
+  if (view) {
+    check_view_rank(view->valid_shape, view->stride, shape, owner, "pl.TensorView", s);
+  }
   return ir::make_tensor_type(std::move(shape), dt, std::move(view), std::move(memref),
                               distributed);
 }
@@ -389,6 +416,7 @@ inline Type Parser::parse_tile_type(const Span& s) {
     check_view_rank(view->valid_shape, view->stride, shape, "pl.Tile", "pl.TileView", view_span);
   }
   (void)s;
+  check_extents(shape, dt, "pl.Tile", /*tile=*/true, s);
   return ir::make_tile_type(std::move(shape), dt, std::move(view), mem, std::move(memref));
 }
 

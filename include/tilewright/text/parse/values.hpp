@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -24,6 +25,12 @@ using ir::Span;
 using ir::Stmt;
 using ir::Type;
 
+// How deep an expression tree the text may build. Every walk over an expression (printing,
+// equality, verifiers, passes, destruction) recurses on it; bounding the tree where it is
+// written keeps them all off the end of the stack with one located diagnostic, and no
+// program a person or a generator writes comes near it.
+inline constexpr std::uint32_t kMaxExprDepth = 1000;
+
 // A parsed value before it is known how it will be used.
 struct PVal {
   enum class Kind : std::uint8_t { expr, str, path, list, dict, none, raw };
@@ -37,6 +44,7 @@ struct PVal {
   std::size_t begin = 0, end = 0;  // source bytes, for values kept verbatim
   bool literal = false;            // a numeric/bool literal as written (possibly negated)
   bool paren_tuple = false;        // `(a, b)` rather than `[a, b]`
+  std::uint32_t depth = 1;         // of the expression tree built so far (kMaxExprDepth)
 };
 
 struct CallArgs {
@@ -92,14 +100,16 @@ inline std::string dim_text(const Expr& e) {
   return "?";
 }
 
+inline std::string dims_text_of(const std::vector<Expr>& s) {
+  std::string o = "[";
+  for (std::size_t i = 0; i < s.size(); ++i) o += (i ? ", " : "") + dim_text(s[i]);
+  return o + "]";
+}
+
 // A compact spelling for diagnostics ("pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec]").
 inline std::string type_text(const Type& t) {
   if (!t) return "<none>";
-  auto dims = [](const std::vector<Expr>& s) {
-    std::string o = "[";
-    for (std::size_t i = 0; i < s.size(); ++i) o += (i ? ", " : "") + dim_text(s[i]);
-    return o + "]";
-  };
+  auto dims = [](const std::vector<Expr>& s) { return dims_text_of(s); };
   auto dt = [](ir::DataType d) { return "pl." + std::string(ir::name_of(d)); };
   return ir::dispatch(
       t->v, ir::overloaded{
@@ -194,6 +204,108 @@ inline bool same_type(const Type& a, const Type& b) {
   }
   if (auto* x = ir::as<ir::MarkerType>(a)) return x->kind == ir::as<ir::MarkerType>(b)->kind;
   return true;  // UnknownType
+}
+
+// The value of a constant expression (numbers and bools, arithmetic on them), as Python
+// computes it when the module runs; nullptr when the expression is not constant or its
+// value does not fit (an overflow, a division by zero).
+inline Expr fold_constant(const Expr& e) {
+  if (!e) return nullptr;
+  if (ir::as<ir::ConstInt>(e) || ir::as<ir::ConstFloat>(e) || ir::as<ir::ConstBool>(e)) return e;
+  auto number = [](const Expr& x) -> std::optional<double> {
+    if (auto* i = ir::as<ir::ConstInt>(x)) return static_cast<double>(i->value);
+    if (auto* f = ir::as<ir::ConstFloat>(x)) return f->value;
+    return std::nullopt;
+  };
+  if (auto* u = ir::as<ir::Unary>(e); u && u->op == ir::UnaryOp::Neg) {
+    Expr x = fold_constant(u->operand);
+    if (auto* i = ir::as<ir::ConstInt>(x)) {
+      if (i->value == std::numeric_limits<std::int64_t>::min()) return nullptr;
+      return ir::make_int(-i->value, ir::as<ir::ScalarType>(x->type)->dtype, e->span);
+    }
+    if (auto* f = ir::as<ir::ConstFloat>(x)) return ir::make_float(-f->value, ir::as<ir::ScalarType>(x->type)->dtype, e->span);
+    return nullptr;
+  }
+  auto* b = ir::as<ir::Binary>(e);
+  if (!b) return nullptr;
+  Expr l = fold_constant(b->lhs), r = fold_constant(b->rhs);
+  if (!l || !r) return nullptr;
+  using B = ir::BinaryOp;
+  auto* li = ir::as<ir::ConstInt>(l);
+  auto* ri = ir::as<ir::ConstInt>(r);
+  if (li && ri) {
+    ir::DataType dt = ir::as<ir::ScalarType>(e->type)->dtype;
+    std::int64_t x = li->value, y = ri->value, out = 0;
+    switch (b->op) {
+      case B::Add: if (__builtin_add_overflow(x, y, &out)) return nullptr; break;
+      case B::Sub: if (__builtin_sub_overflow(x, y, &out)) return nullptr; break;
+      case B::Mul: if (__builtin_mul_overflow(x, y, &out)) return nullptr; break;
+      case B::FloorDiv:
+      case B::FloorMod: {
+        if (y == 0 || (x == std::numeric_limits<std::int64_t>::min() && y == -1)) return nullptr;
+        std::int64_t q = x / y, m = x % y;
+        if (m != 0 && ((m < 0) != (y < 0))) {  // Python floors toward negative infinity
+          --q;
+          m += y;
+        }
+        out = b->op == B::FloorDiv ? q : m;
+        break;
+      }
+      case B::Min: out = std::min(x, y); break;
+      case B::Max: out = std::max(x, y); break;
+      case B::FloatDiv:
+        if (y == 0) return nullptr;
+        return ir::make_float(static_cast<double>(x) / static_cast<double>(y), ir::DataType::FP32, e->span);
+      default: return nullptr;
+    }
+    return ir::make_int(out, dt, e->span);
+  }
+  auto x = number(l), y = number(r);
+  if (!x || !y) return nullptr;
+  ir::DataType dt = ir::as<ir::ScalarType>(e->type)->dtype;
+  switch (b->op) {
+    case B::Add: return ir::make_float(*x + *y, dt, e->span);
+    case B::Sub: return ir::make_float(*x - *y, dt, e->span);
+    case B::Mul: return ir::make_float(*x * *y, dt, e->span);
+    case B::FloatDiv: return *y == 0 ? nullptr : ir::make_float(*x / *y, dt, e->span);
+    default: return nullptr;
+  }
+}
+
+// A docstring as comment lines, tidied the way Python's inspect.cleandoc does: the first
+// line loses its leading blanks, the others their common indentation, and blank lines at
+// either end go. A comment line cannot keep a final '\r' (the reader takes "\r\n" as
+// the line end), so that goes too.
+inline std::vector<std::string> docstring_lines(std::string_view text) {
+  std::vector<std::string> lines;
+  std::size_t b = 0;
+  for (std::size_t i = 0; i <= text.size(); ++i)
+    if (i == text.size() || text[i] == '\n') {
+      std::size_t e = i > b && text[i - 1] == '\r' ? i - 1 : i;
+      lines.emplace_back(text.substr(b, e - b));
+      b = i + 1;
+    }
+  auto indent = [](const std::string& l) { return l.find_first_not_of(" \t"); };
+  std::size_t margin = std::string::npos;
+  for (std::size_t i = 1; i < lines.size(); ++i)
+    if (auto k = indent(lines[i]); k != std::string::npos) margin = std::min(margin, k);
+  if (!lines.empty()) lines[0].erase(0, std::min(lines[0].size(), indent(lines[0])));
+  for (std::size_t i = 1; i < lines.size(); ++i)
+    lines[i].erase(0, std::min(lines[i].size(), margin == std::string::npos ? lines[i].size() : margin));
+  auto blank = [&](const std::string& l) { return indent(l) == std::string::npos; };
+  while (!lines.empty() && blank(lines.back())) lines.pop_back();
+  std::size_t first = 0;
+  while (first < lines.size() && blank(lines[first])) ++first;
+  lines.erase(lines.begin(), lines.begin() + static_cast<std::ptrdiff_t>(first));
+  return lines;
+}
+
+// A module constant read at `s`: the same value, located where it is used.
+inline Expr constant_at(const Expr& c, const Span& s) {
+  if (auto* i = ir::as<ir::ConstInt>(c)) return ir::make_int(i->value, ir::as<ir::ScalarType>(c->type)->dtype, s);
+  if (auto* f = ir::as<ir::ConstFloat>(c)) return ir::make_float(f->value, ir::as<ir::ScalarType>(c->type)->dtype, s);
+  if (auto* b = ir::as<ir::ConstBool>(c)) return ir::make_bool(b->value, s);
+  return c;
 }
 
 inline PVal of(Expr e, Span s, bool literal = false) {

@@ -9,6 +9,7 @@
 #include <variant>
 #include <vector>
 
+#include "tilewright/ops/catalog.hpp"
 #include "tilewright/text/print/printer_class.hpp"
 
 namespace tilewright::text::printer_detail {
@@ -149,6 +150,12 @@ inline const std::string& Printer::op_spelling(ir::OpId op) {
   return it->second;
 }
 
+inline const ops::OpInfo* Printer::op_row(ir::OpId op) {
+  auto it = row_cache.find(op.value);
+  if (it == row_cache.end()) it = row_cache.emplace(op.value, ops::builtin_registry().find(op)).first;
+  return it->second;
+}
+
 inline void Printer::call(const ir::Call& c) {
   const auto& ops = SpecialOps::get();
   ir::OpId op = c.callee.op;
@@ -163,12 +170,7 @@ inline void Printer::call(const ir::Call& c) {
       expr(c.args[i]);
     }
   };
-  auto keyword_expr = [&](std::string_view key, const Expr& e) {
-    comma();
-    out += key;
-    out += '=';
-    expr(e);
-  };
+
   StrStyle strings = op == ops.syncall ? StrStyle::double_quoted : StrStyle::single_quoted;
   const bool submit = op && !c.callee.function.empty();
   bool in_split_aiv_drop = false;
@@ -226,23 +228,27 @@ inline void Printer::call(const ir::Call& c) {
   if (split_aiv_depth > 0)
     for (ir::OpId drop : ops.split_drops) in_split_aiv_drop = in_split_aiv_drop || op == drop;
 
-  if ((op == ops.tile_full || op == ops.tensor_full) && c.args.size() == 2) {
-    positional(0, 1);
+  const ops::OpInfo* row = op_row(op);
+  if (row && row->keyword_args_from >= 0 && c.args.size() > static_cast<std::size_t>(row->keyword_args_from)) {
+    // §4.5: the arguments the DSL takes by keyword print as keywords, after the kwargs.
+    auto from = static_cast<std::size_t>(row->keyword_args_from);
+    positional(0, from);
     kwargs();
-    comma();
-    out += "value=";
-    // The fill value is a bare number whatever the tile dtype.
-    if (auto* f = ir::as<ir::ConstFloat>(c.args[1]))
-      append_float(out, f->value);
-    else if (auto* i = ir::as<ir::ConstInt>(c.args[1]))
-      append_int(out, i->value);
-    else
-      expr(c.args[1]);
-  } else if ((op == ops.tile_reinterpret_view || op == ops.tensor_reinterpret_view) &&
-             c.args.size() == 2) {
-    positional(0, 1);
-    kwargs();
-    keyword_expr("shape", c.args[1]);
+    for (std::size_t i = from; i < c.args.size(); ++i) {
+      std::string_view key = i < row->arg_names.size() ? std::string_view(row->arg_names[i]) : std::string_view();
+      comma();
+      out += key;
+      out += '=';
+      // A fill value is a bare number whatever the tile dtype.
+      auto* f = ir::as<ir::ConstFloat>(c.args[i]);
+      auto* n = ir::as<ir::ConstInt>(c.args[i]);
+      if ((op == ops.tile_full || op == ops.tensor_full) && (f || n)) {
+        if (f) append_float(out, f->value);
+        else append_int(out, n->value);
+      } else {
+        expr(c.args[i]);
+      }
+    }
   } else if ((op == ops.tile_alloc || op == ops.tensor_alloc) && !c.args.empty() &&
              ir::as<ir::ConstInt>(c.args[0])) {
     comma();
@@ -250,15 +256,6 @@ inline void Printer::call(const ir::Call& c) {
     out += enum_name(static_cast<ir::MemorySpace>(ir::as<ir::ConstInt>(c.args[0])->value));
     positional(1, c.args.size());
     kwargs();
-  } else if (op == ops.tile_gather_row && c.args.size() == 6) {
-    positional(0, 5);
-    kwargs();
-    keyword_expr("valid_shape", c.args[5]);
-  } else if (op == ops.tile_mgather && c.args.size() > 2) {
-    positional(0, 2);
-    kwargs();
-    keyword_expr("scratch", c.args[2]);
-    if (c.args.size() > 3) keyword_expr("valid_shape", c.args[3]);
   } else if (op == ops.task_dummy && !c.args.empty() && !ir::find_kwarg(c.kwargs, "deps")) {
     kwargs();
     comma();

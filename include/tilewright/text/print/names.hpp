@@ -243,8 +243,10 @@ inline void assign_names(const std::vector<const ExprNode*>& vars,
 }
 
 // Program-level free dimension Vars (§5.3): read by some type, defined by no function.
+// `declared`: the caller prints a `pl.dynamic` line for each (a whole program; a bare
+// function has no place for them).
 inline void collect_dyn_names(const std::vector<const FunctionScan*>& scans,
-                              std::unordered_map<const ExprNode*, std::string>& out) {
+                              std::unordered_map<const ExprNode*, std::string>& out, bool declared) {
   std::unordered_set<const ExprNode*> defined;
   std::unordered_set<const ExprNode*> keep;
   for (auto* s : scans) {
@@ -257,6 +259,15 @@ inline void collect_dyn_names(const std::vector<const FunctionScan*>& scans,
   for (auto* s : scans)
     for (auto* v : s->type_vars)
       if ((!defined.count(v) || keep.count(v)) && seen.insert(v).second) order.push_back(v);
+  // A dimension Var read only by an expression (`n = N + 1`) is just as free; upstream prints
+  // it as `N__FREE_VAR` with no declaration, which cannot be read back. Declare it instead.
+  for (auto* s : declared ? scans : std::vector<const FunctionScan*>{})
+    for (auto* v : s->uses) {
+      auto* var = std::get_if<ir::Var>(&v->v);
+      auto* st = v->type ? std::get_if<ir::ScalarType>(&v->type->v) : nullptr;
+      if (var && st && st->dtype == ir::DataType::INDEX && !defined.count(v) && seen.insert(v).second)
+        order.push_back(v);
+    }
   assign_names(order, out);
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "tilewright/ir/function.hpp"
+#include "tilewright/ops/registry.hpp"
 #include "tilewright/text/print/names.hpp"
 #include "tilewright/text/print/spelling.hpp"
 
@@ -101,6 +102,7 @@ class Printer {
   // so its leaves print typed. Memoized so that checking every Binary node stays linear.
   std::unordered_map<const ExprNode*, bool> const_tree_memo;
   std::unordered_map<std::uint32_t, std::string> callee_cache;
+  std::unordered_map<std::uint32_t, const ops::OpInfo*> row_cache;
 
   // ---- types.hpp: annotations (§2)
   void dim(const Expr& e);
@@ -123,6 +125,7 @@ class Printer {
   void kwarg_value(ir::OpId op, std::string_view key, const ir::AttrValue& v, StrStyle strings);
   void attrs_dict(const ir::Kwargs& attrs, bool function_call);
   const std::string& op_spelling(ir::OpId op);
+  const ops::OpInfo* op_row(ir::OpId op);
   void call(const ir::Call& c);
 
   // ---- statements.hpp: statements and blocks (§3)
