@@ -89,4 +89,25 @@ inline std::vector<Stmt> body_stmts(const Stmt& body) {
   return {body};
 }
 
+// The statement that closes a block: its last one, looking through trailing `with pl.scope()`
+// blocks, which are transparent to Python's names (a loop body may end inside one).
+inline const Stmt* closing_stmt(const Stmt& body) {
+  const Stmt* at = &body;
+  while (*at) {
+    if (auto* seq = as<Seq>(*at)) {
+      if (seq->stmts.empty()) return nullptr;
+      at = &seq->stmts.back();
+    } else if (auto* sc = as<Scope>(*at); sc && (sc->kind == ScopeKind::scope || sc->kind == ScopeKind::manual_scope)) {
+      at = &sc->body;
+    } else {
+      return at;
+    }
+  }
+  return nullptr;
+}
+inline const Yield* closing_yield(const Stmt& body) {
+  const Stmt* last = closing_stmt(body);
+  return last ? as<Yield>(*last) : nullptr;
+}
+
 }  // namespace tilewright::ir

@@ -107,11 +107,7 @@ class SsaChecker {
     }
   }
 
-  static const ir::Yield* closing_yield(const ir::Stmt& body) {
-    if (!body) return nullptr;
-    if (auto* seq = ir::as<ir::Seq>(body)) return seq->stmts.empty() ? nullptr : closing_yield(seq->stmts.back());
-    return ir::as<ir::Yield>(body);
-  }
+  static const ir::Yield* closing_yield(const ir::Stmt& body) { return ir::closing_yield(body); }
   void check_loop(std::string_view kind, std::size_t iter_args, std::size_t return_vars, const ir::Stmt& body,
                   const ir::Span& span) {
     const std::string k(kind);

@@ -210,6 +210,12 @@ class SsaRewriter : public ir::Mutator<SsaRewriter> {
       std::vector<ir::Expr> values = ir::as<ir::Yield>(stmts.back())->values;
       values.insert(values.end(), extra.begin(), extra.end());
       stmts.back() = ir::make_stmt(ir::Yield{std::move(values)}, stmts.back()->span, stmts.back()->comments);
+    } else if (auto* sc = ir::as<ir::Scope>(stmts.empty() ? nullptr : stmts.back());
+               sc && ir::closing_yield(stmts.back())) {
+      // The block closes inside a trailing `with pl.scope()`: its yield is the one to extend.
+      ir::Scope inner = *sc;
+      inner.body = with_yield(sc->body, extra, span);
+      stmts.back() = ir::make_stmt(std::move(inner), stmts.back()->span, stmts.back()->comments);
     } else {
       stmts.push_back(ir::make_stmt(ir::Yield{extra}, span));
     }
@@ -337,7 +343,7 @@ class SsaRewriter : public ir::Mutator<SsaRewriter> {
     sort_by_name(candidates);
     std::vector<std::pair<Key, std::size_t>> yielded_by_input;
     std::vector<ir::Stmt> stmts = candidates.empty() ? std::vector<ir::Stmt>{} : ir::body_stmts(body);
-    const ir::Yield* closing = stmts.empty() ? nullptr : ir::as<ir::Yield>(stmts.back());
+    const ir::Yield* closing = stmts.empty() ? nullptr : ir::closing_yield(stmts.back());
     for (Key v : candidates) {
       const ir::Expr* last = bindings_.find(v);
       if (!last) continue;  // first assigned in a finished branch of the body: the read will say so
@@ -389,6 +395,24 @@ class SsaRewriter : public ir::Mutator<SsaRewriter> {
     }
   }
 
+  // After a loop's body (For and While alike): the escaping values join the carries, the
+  // body's scope closes, the return vars are defined in the outer scope, and the carries are
+  // appended to the loop's iter_args, return vars and closing yield.
+  template <class Loop>
+  void close_loop(Loop& next, const Loop& x, std::vector<Carry>& carries, std::vector<Key> escaping,
+                  pass::detail::ScopedMap<Key, ir::Expr>::Mark m, const ir::Span& at) {
+    auto aliases = add_escaping(std::move(escaping), carries, next.body, x.iter_args.size(), at);
+    std::vector<ir::Expr> yielded = leave_carries(carries);
+    close_scope(m, "the loop", at);
+    define_return_vars(x.iter_args, next.return_vars, aliases);
+    bind_return_vars(carries, at);
+    for (const auto& c : carries) {
+      next.iter_args.push_back(c.iter_arg);
+      next.return_vars.push_back(c.return_var);
+    }
+    if (!carries.empty()) next.body = with_yield(next.body, yielded, at);
+  }
+
   ir::Stmt for_loop(const ir::Stmt& s, const ir::For& x) {
     const LoopFacts& facts = facts_.loops[next_loop_++];
     ir::For next = x;
@@ -409,17 +433,7 @@ class SsaRewriter : public ir::Mutator<SsaRewriter> {
     for (std::size_t i = 0; i < x.iter_args.size(); ++i) next.iter_args[i] = define_iter_arg(x.iter_args[i], inits[i]);
     for (const auto& c : carries) bindings_.bind(c.var, c.iter_arg);
     next.body = mutate_stmt(x.body);
-    auto aliases = add_escaping(std::move(escaping), carries, next.body, x.iter_args.size(), s->span);
-    std::vector<ir::Expr> yielded = leave_carries(carries);
-    close_scope(m, "the loop", s->span);
-
-    define_return_vars(x.iter_args, next.return_vars, aliases);
-    bind_return_vars(carries, s->span);
-    for (const auto& c : carries) {
-      next.iter_args.push_back(c.iter_arg);
-      next.return_vars.push_back(c.return_var);
-    }
-    if (!carries.empty()) next.body = with_yield(next.body, yielded, s->span);
+    close_loop(next, x, carries, std::move(escaping), m, s->span);
     if (carries.empty() && next.start == x.start && next.stop == x.stop && next.step == x.step &&
         next.loop_var == x.loop_var && next.body == x.body && next.iter_args == x.iter_args &&
         next.return_vars == x.return_vars && !attrs)
@@ -440,17 +454,7 @@ class SsaRewriter : public ir::Mutator<SsaRewriter> {
     for (const auto& c : carries) bindings_.bind(c.var, c.iter_arg);
     next.cond = mutate_expr(x.cond);
     next.body = mutate_stmt(x.body);
-    auto aliases = add_escaping(std::move(escaping), carries, next.body, x.iter_args.size(), s->span);
-    std::vector<ir::Expr> yielded = leave_carries(carries);
-    close_scope(m, "the loop", s->span);
-
-    define_return_vars(x.iter_args, next.return_vars, aliases);
-    bind_return_vars(carries, s->span);
-    for (const auto& c : carries) {
-      next.iter_args.push_back(c.iter_arg);
-      next.return_vars.push_back(c.return_var);
-    }
-    if (!carries.empty()) next.body = with_yield(next.body, yielded, s->span);
+    close_loop(next, x, carries, std::move(escaping), m, s->span);
     if (carries.empty() && next.cond == x.cond && next.body == x.body && next.iter_args == x.iter_args &&
         next.return_vars == x.return_vars)
       return s;
