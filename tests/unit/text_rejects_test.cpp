@@ -91,23 +91,61 @@ TEST_CASE("a return value must fit the declared return type") {
   CHECK(contains(rejected("        return x\n", kSig, " -> pl.Tensor[[8, 16], pl.FP32]"), "dim 0 is 8"));
 }
 
-TEST_CASE("a bare pl.yield_ cannot close a loop that carries values") {
-  std::string e = rejected("        for i, (acc,) in pl.range(4, init_values=(x,)):\n"
-                           "            pl.yield_(acc)\n"
-                           "        return o\n");
-  CHECK(contains(e, "8:13:"));
-  CHECK(contains(e, "acc_out = pl.yield_(...)"));
-  e = rejected("        for (a, b) in pl.while_(init_values=(0, 1)):\n"
-               "            pl.cond(a < 4)\n"
-               "            pl.yield_(a + 1, b)\n"
-               "        return o\n");
-  CHECK(contains(e, "a_out, b_out = pl.yield_(...)"));
-  // A bare yield that does not close the loop (inside a branch) is fine.
+TEST_CASE("a bare pl.yield_ closing a carrying loop, as the seeds write chunk loops, names its results") {
+  // Seed 000's chunk loop ends in `pl.yield_(o)`: the results are named after the carries, and
+  // the printer writes them as the yield's targets, so the text reads back to the same program.
   auto p = parse(program("        for i, (acc,) in pl.range(4, init_values=(x,)):\n"
+                         "            pl.yield_(acc)\n"
+                         "        return x\n"));
+  auto* loop = ir::as<ir::For>(body(fn(p)).front());
+  REQUIRE(loop);
+  REQUIRE(loop->return_vars.size() == 1);
+  CHECK(ir::name_hint(loop->return_vars[0]) == "acc_out");
+  CHECK(contains(text::print(p), "acc_out: pl.Tensor[[16, 16], pl.FP32] = pl.yield_(acc)"));
+  check_reads_back(p);
+  auto w = parse(program("        for (a, b) in pl.while_(init_values=(0, 1)):\n"
+                         "            pl.cond(a < 4)\n"
+                         "            pl.yield_(a + 1, b)\n"
+                         "        return x\n"));
+  CHECK(contains(text::print(w), "a_out, b_out = pl.yield_(a + 1, b)"));
+  check_reads_back(w);
+  // A bare yield that does not close the loop (inside a branch) leaves the names to the closing one.
+  auto q = parse(program("        for i, (acc,) in pl.range(4, init_values=(x,)):\n"
                          "            if i < 2:\n                pl.yield_(acc)\n"
                          "            r = pl.yield_(acc)\n"
                          "        return r\n"));
-  CHECK(body(fn(p)).size() == 2);
+  CHECK(body(fn(q)).size() == 2);
+}
+
+TEST_CASE("an if that yields values needs an else branch that yields them too") {
+  std::string e = rejected("        if n < 4:\n"
+                           "            lo, hi = pl.yield_(1, 2)\n"
+                           "        return o\n",
+                           "self, n: pl.Scalar[pl.INDEX], o: pl.Out[pl.Tensor[[16, 16], pl.FP32]]");
+  CHECK(contains(e, "8:13:"));
+  CHECK(contains(e, "has no else branch"));
+  CHECK(contains(e, "add an else branch that yields them too"));
+}
+
+TEST_CASE("a loop result's annotation settles its type as an assignment's does (§6.4)") {
+  // The carry starts from the literal 0 (INDEX); the annotated result is INT32.
+  auto p = parse(program("        for i, (acc,) in pl.range(4, init_values=(0,)):\n"
+                         "            acc2: pl.Scalar[pl.INT32] = pl.yield_(acc + 1)\n"
+                         "        return x\n"));
+  auto* loop = ir::as<ir::For>(body(fn(p)).front());
+  REQUIRE(loop);
+  REQUIRE(loop->return_vars.size() == 1);
+  auto* t = ir::as<ir::ScalarType>(loop->return_vars[0]->type);
+  REQUIRE(t);
+  CHECK(t->dtype == ir::DataType::INT32);
+  CHECK(contains(text::print(p), "acc2: pl.Scalar[pl.INT32] = pl.yield_(acc + 1)"));
+  check_reads_back(p);
+  // A contradiction is an error at the target.
+  std::string e = rejected("        for i, (acc,) in pl.range(4, init_values=(x,)):\n"
+                           "            acc2: pl.Tensor[[8, 16], pl.FP32] = pl.yield_(acc)\n"
+                           "        return o\n");
+  CHECK(contains(e, "the annotation of 'acc2'"));
+  CHECK(contains(e, "dim 0 is 8"));
 }
 
 TEST_CASE("every error user text can reach is located: tile dims, index overflow, axes, strides, NZ") {

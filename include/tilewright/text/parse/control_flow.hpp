@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "tilewright/text/parse/annotations.hpp"
 #include "tilewright/text/parse/parser_class.hpp"
 
 namespace tilewright::text::parser_detail {
@@ -51,11 +52,8 @@ inline void Parser::record_yield(std::vector<const Token*> names, Type ann,
 // (the printer gives only that one the assignment form, §3.3, §3.7).
 inline const ir::StmtNode* Parser::closing_yield(const std::vector<Stmt>& body) {
   if (body.empty()) return nullptr;
-  const Stmt& last = body.back();
-  if (auto* sc = ir::as<ir::Scope>(last);
-      sc && (sc->kind == ir::ScopeKind::scope || sc->kind == ir::ScopeKind::manual_scope))
-    return closing_yield(ir::body_stmts(sc->body));
-  return ir::as<ir::Yield>(last) ? last.get() : nullptr;
+  const Stmt* last = ir::closing_stmt(body.back());
+  return last && ir::as<ir::Yield>(*last) ? last->get() : nullptr;
 }
 
 // Marks the closing yield of `body` among the records, and rejects targets anywhere else:
@@ -136,6 +134,10 @@ inline void Parser::parse_if(std::vector<Stmt>& out) {
       }
     }
   std::vector<Expr> rvs;
+  if (named && !else_body)
+    fail(named->span, "this if assigns " + target_list(named->names) +
+                          " with pl.yield_ but has no else branch, so they would have no value when the "
+                          "condition is false; add an else branch that yields them too");
   if (named) {
     for (const YieldCtx* c : {&then_ctx, &else_ctx})
       for (const auto& r : c->recs)
@@ -217,21 +219,23 @@ inline std::vector<Expr> Parser::loop_return_vars(const YieldCtx& c,
       fail(r.span, "pl.yield_ yields " + std::to_string(r.values.size()) +
                        " values but the loop carries " + std::to_string(iter_args.size()));
     if (!named && !r.names.empty()) named = &r;
-    // The loop's results are the names its closing yield assigns; a bare closing yield would
-    // leave them nameless, and the text after the loop could only reach a body variable.
-    if (r.closing && r.names.empty() && !iter_args.empty()) {
-      std::string targets;
-      for (std::size_t i = 0; i < iter_args.size(); ++i)
-        targets += (i ? ", " : "") + std::string(ir::name_hint(iter_args[i])) + "_out";
-      fail(r.span, "the pl.yield_ that closes a loop carrying values must assign its results: write " +
-                       targets + " = pl.yield_(...), one name per value in init_values");
-    }
   }
+  // A bare closing `pl.yield_(o)` is how the seeds write their chunk loops (seed 000): the
+  // results then get names of their own, and a read of `o` after the loop is ConvertToSSA's
+  // to resolve to them.
   std::vector<Expr> rvs;
   for (std::size_t i = 0; i < iter_args.size(); ++i) {
     std::string n = named ? named->names[i] : std::string(ir::name_hint(iter_args[i])) + "_out";
     Span sp = named ? named->spans[i] : iter_args[i]->span;
-    rvs.push_back(ir::make_var(n, iter_args[i]->type, sp));
+    // A result's annotation settles its type as an assignment's does (§6.4): an INDEX carry
+    // (started from an int literal) takes the annotated Scalar dtype; a contradiction is an error.
+    Type t = iter_args[i]->type;
+    if (named && named->ann[i]) {
+      Reconciled r = reconcile_annotation(named->ann[i], t);
+      if (!r.problem.empty()) annotation_conflict(named->names[i], named->ann[i], t, r.problem, sp);
+      t = r.type;
+    }
+    rvs.push_back(ir::make_var(n, t, sp));
   }
   for (const auto& rv : rvs) fn_->scope[std::string(ir::name_hint(rv))] = rv;
   return rvs;
