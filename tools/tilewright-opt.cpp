@@ -293,6 +293,23 @@ std::optional<ir::Diagnostic> compare_with_expected(const Options& o, const ir::
 
 using Counts = std::map<std::string, std::uint64_t>;  // pass::Statistics' keys, summed over chunks
 
+// A pass that breaks an invariant on an input whose properties were taken on trust (--assume)
+// most likely met an input without them: when the input fails an assumed property's verifier,
+// that is the error to report — located in the user's text — not the pass's.
+std::optional<ir::Diagnostic> false_assumption(const Options& o, const ir::Program& input) {
+  if (o.assume.empty()) return std::nullopt;
+  ir::Diagnostics problems = pass::verify(o.assume, input);
+  if (problems.empty()) return std::nullopt;
+  std::string flag;
+  o.assume.for_each([&](pass::Property p) { flag += (flag.empty() ? "" : ",") + std::string(pass::name_of(p)); });
+  ir::Diagnostic d = problems.front();
+  d.kind = ir::ErrorKind::user;
+  d.message = "the input does not hold what --assume=" + flag + " declares: " + d.message +
+              "; fix the input, or drop the property from --assume so that the pipeline check finds the pass "
+              "that establishes it";
+  return d;
+}
+
 ChunkRun run_chunk(const Options& o, const pass::Pipeline& passes, opt::Chunk chunk, const std::string& file_name,
                    Counts& stats, opt::TimingReport& timing) {
   ChunkRun run;
@@ -301,9 +318,10 @@ ChunkRun run_chunk(const Options& o, const pass::Pipeline& passes, opt::Chunk ch
     run.failed = true;
     return run;
   };
+  ir::Program program;
   try {
     auto start = Clock::now();
-    ir::Program program = text::parse_program(chunk.text, file_name);
+    program = text::parse_program(chunk.text, file_name);
     timing.add_parse(ms_since(start));
 
     // The order check: which pass needs what the input lacks, with the verifiers' findings
@@ -352,6 +370,8 @@ ChunkRun run_chunk(const Options& o, const pass::Pipeline& passes, opt::Chunk ch
     if (!o.expect.empty())
       if (auto difference = compare_with_expected(o, result)) return fail(std::move(*difference));
   } catch (const ir::Error& e) {
+    if (e.diagnostic().kind == ir::ErrorKind::internal && program)
+      if (auto wrong = false_assumption(o, program)) return fail(std::move(*wrong));
     return fail(e.diagnostic());
   }
   return run;
