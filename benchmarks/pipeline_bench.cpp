@@ -21,10 +21,6 @@
 // Under `valgrind --tool=callgrind --instr-atstart=no` only the timed loops are instrumented,
 // so callgrind's total is the instruction count of the measured work (docs/benchmarks.md).
 #include <benchmark/benchmark.h>
-#if __has_include(<valgrind/callgrind.h>)
-#include <valgrind/callgrind.h>
-#define TILEWRIGHT_BENCH_CALLGRIND 1
-#endif
 
 #include <cstdlib>
 #include <filesystem>
@@ -47,6 +43,7 @@
 #include "tilewright/text/printer.hpp"
 
 #include "allocation_counter.hpp"
+#include "callgrind.hpp"
 #include "kernel_generator.hpp"
 
 namespace {
@@ -106,29 +103,17 @@ class Input {
   ir::Program twin_;
 };
 
-// Switches callgrind's instrumentation on and off; nothing when not running under it.
-void instrument(bool on) {
-#ifdef TILEWRIGHT_BENCH_CALLGRIND
-  if (on)
-    CALLGRIND_START_INSTRUMENTATION;
-  else
-    CALLGRIND_STOP_INSTRUMENTATION;
-#else
-  (void)on;
-#endif
-}
-
 // Runs `op` in the timed loop and reports the per-statement counters.
 template <class Op>
 void measure(benchmark::State& state, std::size_t statements, Op&& op) {
   const bench::AllocationCounters before = bench::allocation_counters();
   bench::reset_peak();
-  instrument(true);
+  bench::instrument(true);
   for (auto _ : state) {
     auto result = op();
     benchmark::DoNotOptimize(result);
   }
-  instrument(false);
+  bench::instrument(false);
   const bench::AllocationCounters after = bench::allocation_counters();
   const auto n = static_cast<double>(statements);
   const auto iterations = static_cast<double>(state.iterations());

@@ -8,7 +8,8 @@
 //
 // FlattenTileNdTo2D runs its whole pass (analysis, walk, carry repair) with either rule set;
 // FoldNoOpReshape is one rule either way. Both variants must produce the same program, which
-// is checked before timing. docs/benchmarks.md has the numbers.
+// is checked before timing; under callgrind only the timed loop is instrumented.
+// docs/benchmarks.md has the numbers.
 #include <benchmark/benchmark.h>
 
 #include <cstdlib>
@@ -19,6 +20,7 @@
 #include "tilewright/passes/flatten_tile_nd_to_2d/pass.hpp"
 #include "tilewright/passes/fold_no_op_reshape/pass.hpp"
 
+#include "callgrind.hpp"
 #include "kernel_generator.hpp"
 
 namespace {
@@ -148,7 +150,9 @@ void register_rules(const std::string& name, Workload w, Run run, Reference refe
       const ir::Program program = bench::generate_program({w, n});
       if (!ir::structural_equal(run(program), reference(program)))
         return state.SkipWithError("the two rule sets disagree on this program");
+      bench::instrument(true);
       for (auto _ : state) benchmark::DoNotOptimize(run(program));
+      bench::instrument(false);
       const auto statements = static_cast<double>(bench::count_statements(program));
       using C = benchmark::Counter;
       state.counters["stmts"] = statements;
