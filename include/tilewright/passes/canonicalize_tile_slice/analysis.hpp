@@ -36,6 +36,12 @@ struct SliceAnalysis {
   }
 };
 
+// A statement with no statements inside it: rebuilding one only maps its expressions.
+inline bool is_leaf_stmt(const ir::Stmt& s) noexcept {
+  return ir::as<ir::Assign>(s) || ir::as<ir::Eval>(s) || ir::as<ir::Yield>(s) ||
+         ir::as<ir::Return>(s) || ir::as<ir::Break>(s) || ir::as<ir::Continue>(s);
+}
+
 namespace analysis_detail {
 
 // What the registry says about an op, read once per op id: whether its result lives in one
