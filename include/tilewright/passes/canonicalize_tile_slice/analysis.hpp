@@ -14,8 +14,6 @@
 // the check silent rather than wrong. The loop back edge is checked, never recorded (CT-24),
 // so the map stays acyclic and one forward sweep suffices.
 #include <cstdint>
-#include <unordered_map>
-#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -307,7 +305,7 @@ class Collector {
   ByVar<Window> windows_;                 // every Var that names a window (CT-23)
   ByVar<ir::Expr> constants_;             // scalar Var → the ConstInt it is bound to (CT-06)
   ByVar<ir::Expr> carried_destinations_;  // loop carry → the first accumulating call writing it
-  std::unordered_set<const ir::ExprNode*> views_;  // Vars naming storage inside another tile
+  VarSet views_;  // Vars naming storage inside another tile
 };
 
 }  // namespace analysis_detail

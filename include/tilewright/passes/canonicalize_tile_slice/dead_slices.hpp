@@ -8,7 +8,6 @@
 // no repeated sweeps. A slice something still reads (a consumer this pass leaves alone, such
 // as tile.move of a Mat slice) stays, and so do non-canonical slices: they were never ours.
 #include <cstdint>
-#include <unordered_set>
 #include <vector>
 
 #include "tilewright/ir/mutate.hpp"
@@ -18,8 +17,6 @@
 namespace tilewright::passes::canonicalize {
 
 namespace dead_detail {
-
-using VarSet = std::unordered_set<const ir::ExprNode*>;
 
 // Rebuilds statement lists without the dead definitions; expressions are not entered.
 class DeadSliceDropper : public ir::Mutator<DeadSliceDropper> {
@@ -116,7 +113,7 @@ inline SliceReads count_slice_reads(const ir::Stmt& body, const SliceAnalysis& a
 
 inline ir::Stmt drop_dead_slices(const ir::Stmt& body, const SliceAnalysis& analysis) {
   auto [uses, listed] = count_slice_reads(body, analysis);
-  dead_detail::VarSet dead;
+  VarSet dead;
   for (auto it = analysis.order.rbegin(); it != analysis.order.rend(); ++it) {
     auto slice = listed.find(*it);
     if (slice == listed.end()) continue;
