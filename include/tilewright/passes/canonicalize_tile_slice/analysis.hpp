@@ -14,8 +14,6 @@
 // the check silent rather than wrong. The loop back edge is checked, never recorded (CT-24),
 // so the map stays acyclic and one forward sweep suffices.
 #include <cstdint>
-#include <unordered_map>
-#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -35,6 +33,12 @@ struct SliceAnalysis {
     return find_by_var(slices, operand);
   }
 };
+
+// A statement with no statements inside it: rebuilding one only maps its expressions.
+inline bool is_leaf_stmt(const ir::Stmt& s) noexcept {
+  return ir::as<ir::Assign>(s) || ir::as<ir::Eval>(s) || ir::as<ir::Yield>(s) ||
+         ir::as<ir::Return>(s) || ir::as<ir::Break>(s) || ir::as<ir::Continue>(s);
+}
 
 namespace analysis_detail {
 
@@ -301,7 +305,7 @@ class Collector {
   ByVar<Window> windows_;                 // every Var that names a window (CT-23)
   ByVar<ir::Expr> constants_;             // scalar Var → the ConstInt it is bound to (CT-06)
   ByVar<ir::Expr> carried_destinations_;  // loop carry → the first accumulating call writing it
-  std::unordered_set<const ir::ExprNode*> views_;  // Vars naming storage inside another tile
+  VarSet views_;  // Vars naming storage inside another tile
 };
 
 }  // namespace analysis_detail

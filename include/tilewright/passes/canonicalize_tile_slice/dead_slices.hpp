@@ -7,18 +7,16 @@
 // before the source is looked at. One count of the uses, one rebuild of the statement lists —
 // no repeated sweeps. A slice something still reads (a consumer this pass leaves alone, such
 // as tile.move of a Mat slice) stays, and so do non-canonical slices: they were never ours.
-#include <unordered_set>
+#include <cstdint>
+#include <vector>
 
 #include "tilewright/ir/mutate.hpp"
 #include "tilewright/ir/walk.hpp"
 #include "tilewright/passes/canonicalize_tile_slice/analysis.hpp"
-#include "tilewright/rewrite/use_count.hpp"
 
 namespace tilewright::passes::canonicalize {
 
 namespace dead_detail {
-
-using VarSet = std::unordered_set<const ir::ExprNode*>;
 
 // Rebuilds statement lists without the dead definitions; expressions are not entered.
 class DeadSliceDropper : public ir::Mutator<DeadSliceDropper> {
@@ -26,6 +24,11 @@ class DeadSliceDropper : public ir::Mutator<DeadSliceDropper> {
   explicit DeadSliceDropper(const VarSet& dead) : dead_(&dead) {}
 
   ir::Expr mutate_expr(const ir::Expr& e) { return e; }
+  // Only statement lists change, so a statement without nested statements is not rebuilt.
+  ir::Stmt mutate_stmt(const ir::Stmt& s) {
+    if (!s || is_leaf_stmt(s)) return s;
+    return ir::Mutator<DeadSliceDropper>::mutate_stmt(s);
+  }
 
   ir::Stmt rewrite_stmt(const ir::Stmt& rebuilt, const ir::Stmt& /*original*/) {
     auto* seq = ir::as<ir::Seq>(rebuilt);
@@ -49,20 +52,68 @@ class DeadSliceDropper : public ir::Mutator<DeadSliceDropper> {
 
 }  // namespace dead_detail
 
-inline ir::Stmt drop_dead_slices(const ir::Stmt& body, const SliceAnalysis& analysis) {
-  rewrite::use_count_table uses = rewrite::count_uses(body);
-  // The slices still defined in a statement list (only those can be taken out of one), each
-  // with the operand it reads *now*: a loop initializer's redirection (CT-17a) may have
-  // changed it, and a dying slice hands back the read it really makes.
+// How often each canonical slice is read in `body`, counted as rewrite::count_uses counts
+// (a loop reads its initializers; definitions are not reads) but for the slices alone: no
+// other Var's count decides anything here. Also the slices still defined in a statement list
+// (only those can be taken out of one), each with the operand it reads *now*: a loop
+// initializer's redirection (CT-17a) may have changed it, and a dying slice hands back the
+// read it really makes. One read-only walk for both.
+struct SliceReads {
+  ByVar<std::uint32_t> uses;
   ByVar<const ir::ExprNode*> listed;
-  ir::for_each_stmt(body, [&](const ir::Stmt& s) {
-    if (auto* seq = ir::as<ir::Seq>(s))
-      for (const auto& child : seq->stmts)
-        if (auto* a = ir::as<ir::Assign>(child); a && analysis.slices.contains(a->var.get()))
-          if (auto* call = ir::as<ir::Call>(a->value); call && !call->args.empty())
-            listed.emplace(a->var.get(), call->args[0].get());
-  });
-  dead_detail::VarSet dead;
+};
+
+inline SliceReads count_slice_reads(const ir::Stmt& body, const SliceAnalysis& analysis) {
+  SliceReads out;
+  out.uses.reserve(analysis.slices.size());
+  for (const auto& entry : analysis.slices) out.uses.emplace(entry.first, 0);
+  auto& uses = out.uses;
+  auto bump = [&](const ir::Expr& v, std::uint32_t delta) {
+    if (auto it = uses.find(v.get()); it != uses.end()) it->second += delta;
+  };
+  // Unsigned, as in count_uses: a definition's transient -1 wraps and comes back to 0.
+  constexpr std::uint32_t minus_one = ~std::uint32_t{0};
+  auto definitions = [&](const std::vector<ir::Expr>& vars) {
+    for (const auto& v : vars) bump(v, minus_one);
+  };
+  auto initializers = [&](const std::vector<ir::Expr>& iter_args) {
+    for (const auto& v : iter_args)
+      if (auto* ia = ir::as<ir::IterArg>(v); ia && ir::is_var_like(ia->init)) bump(ia->init, 1);
+  };
+  ir::walk(
+      body,
+      [&](const ir::Stmt& s) {
+        if (auto* seq = ir::as<ir::Seq>(s)) {
+          for (const auto& child : seq->stmts)
+            if (auto* a = ir::as<ir::Assign>(child); a && analysis.slices.contains(a->var.get()))
+              if (auto* call = ir::as<ir::Call>(a->value); call && !call->args.empty())
+                out.listed.emplace(a->var.get(), call->args[0].get());
+        } else if (auto* a = ir::as<ir::Assign>(s)) {
+          bump(a->var, minus_one);  // the walk meets the definition as an expression next
+        } else if (auto* f = ir::as<ir::For>(s)) {
+          bump(f->loop_var, minus_one);
+          initializers(f->iter_args);
+          definitions(f->iter_args);
+          definitions(f->return_vars);
+        } else if (auto* w = ir::as<ir::While>(s)) {
+          initializers(w->iter_args);
+          definitions(w->iter_args);
+          definitions(w->return_vars);
+        } else if (auto* i = ir::as<ir::If>(s)) {
+          definitions(i->return_vars);
+        }
+        return true;
+      },
+      [&](const ir::Expr& e) {
+        if (ir::is_var_like(e)) bump(e, 1);
+        return true;
+      });
+  return out;
+}
+
+inline ir::Stmt drop_dead_slices(const ir::Stmt& body, const SliceAnalysis& analysis) {
+  auto [uses, listed] = count_slice_reads(body, analysis);
+  VarSet dead;
   for (auto it = analysis.order.rbegin(); it != analysis.order.rend(); ++it) {
     auto slice = listed.find(*it);
     if (slice == listed.end()) continue;

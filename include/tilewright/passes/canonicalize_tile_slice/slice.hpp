@@ -9,9 +9,9 @@
 #include <cstdint>
 #include <optional>
 #include <string_view>
-#include <unordered_map>
 
 #include "tilewright/ir/index_arith.hpp"
+#include "tilewright/passes/canonicalize_tile_slice/var_map.hpp"
 
 namespace tilewright::passes::canonicalize {
 
@@ -60,7 +60,7 @@ struct Slice {
 
 // Key: the Var node. Values keep their own handles, so the maps never dangle.
 template <class T>
-using ByVar = std::unordered_map<const ir::ExprNode*, T>;
+using ByVar = VarMap<T>;
 
 template <class T>
 const T* find_by_var(const ByVar<T>& map, const ir::Expr& e) noexcept {

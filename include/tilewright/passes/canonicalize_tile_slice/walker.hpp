@@ -7,6 +7,7 @@
 // be substituted through the body a second time.
 //   s = slice(t, [16, 1], [0, 7]);  for i, (acc,) in pl.range(3, init_values=(s,)): …
 //   → s_textract = extract(t, 0, 7, [16, 1], target_memory=Vec);  for … init_values=(s_textract,) …
+#include <cstddef>
 #include <vector>
 
 #include "tilewright/passes/canonicalize_tile_slice/rules.hpp"
@@ -20,6 +21,15 @@ class CanonicalizeWalker
   using RuleWalker::RuleWalker;
 
   ir::Stmt mutate_stmt(const ir::Stmt& s) {
+    if (!s) return s;
+    // The generic rebuild copies every node to map its children. Two shapes skip it: a
+    // statement list (its one field, the statements, is walked in place and copied only from
+    // the first that changes), and, while no Var has been substituted or re-minted, a
+    // statement without nested statements (every expression then maps to itself: no rule is
+    // rooted at an expression, and none rebinds a Var — they keep the Var and replace its
+    // value). Both still enter the rewriter's frame and are offered to the rules.
+    if (auto* seq = ir::as<ir::Seq>(s)) return rewrite_rebuilt(s, [&] { return rebuild_seq(s, *seq); });
+    if (!substituted_ && is_leaf_stmt(s)) return rewrite_rebuilt(s, [&] { return s; });
     const std::vector<ir::Expr>* iter_args = loop_carries(s);
     if (!iter_args) return RuleWalker::mutate_stmt(s);
     std::vector<ir::Stmt> copies;
@@ -34,6 +44,7 @@ class CanonicalizeWalker
       auto [copy, var] = context().extract_stmt(*slice, ir::MemorySpace::Vec, s->span);
       copies.push_back(std::move(copy));
       substitute(init, std::move(var));
+      substituted_ = true;
       redirected.push_back(std::move(init));
     }
     ir::Stmt loop = RuleWalker::mutate_stmt(s);
@@ -45,7 +56,45 @@ class CanonicalizeWalker
     return CanonicalizeContext::sequence(std::move(copies));
   }
 
+  // A Var whose type or initializer changed is re-minted (Mutator::mutate_definition): from
+  // then on expressions may map to something else.
+  ir::Expr mutate_definition(const ir::Expr& e) {
+    ir::Expr out = RuleWalker::mutate_definition(e);
+    if (out != e) substituted_ = true;
+    return out;
+  }
+
  private:
+  // RuleWalker::mutate_stmt with `rebuild` in place of the generic rebuild.
+  template <class Rebuild>
+  ir::Stmt rewrite_rebuilt(const ir::Stmt& s, Rebuild&& rebuild) {
+    rewriter().enter(s);
+    ir::Stmt rebuilt = rebuild();
+    ir::Stmt out = rewrite_stmt(rebuilt, s);
+    return rewriter().leave(std::move(out));
+  }
+
+  // What Mutator::rebuild_stmt makes of a statement list: the same node when no statement
+  // changed, else the rebuilt list, flattened.
+  ir::Stmt rebuild_seq(const ir::Stmt& s, const ir::Seq& seq) {
+    std::vector<ir::Stmt> out;
+    bool changed = false;
+    for (std::size_t i = 0; i < seq.stmts.size(); ++i) {
+      ir::Stmt next = mutate_stmt(seq.stmts[i]);
+      if (!changed) {
+        if (next == seq.stmts[i]) continue;
+        changed = true;
+        out.reserve(seq.stmts.size());
+        out.assign(seq.stmts.begin(), seq.stmts.begin() + static_cast<std::ptrdiff_t>(i));
+      }
+      out.push_back(std::move(next));
+    }
+    if (!changed) return s;
+    return ir::make_seq(std::move(out), s->span);
+  }
+
+  bool substituted_ = false;  // a Var was substituted or re-minted: leaves take the generic path
+
   static const std::vector<ir::Expr>* loop_carries(const ir::Stmt& s) noexcept {
     if (auto* f = ir::as<ir::For>(s)) return &f->iter_args;
     if (auto* w = ir::as<ir::While>(s)) return &w->iter_args;
