@@ -339,8 +339,9 @@ class P:
 )");
 }
 
-TEST_CASE("ConvertToSSA: an iter_arg re-assigned in its body, and read after the loop, is the return var there") {
-  // The seed's chunk loop: `o = pl.store(t, …, o)` then `pl.yield_(o)`.
+TEST_CASE("ConvertToSSA: a carry re-assigned in its body and yielded under its own name is the return var after the loop") {
+  // The seed's chunk loop: `o = pl.store(t, …, o)`, then the yield in the assignment form
+  // the DSL requires (`o = pl.yield_(o)`; the seed's excerpt abbreviates it to `pl.yield_(o)`).
   check_converts(R"(
 @pl.program
 class P:
@@ -350,7 +351,7 @@ class P:
             t = pl.load(x, [c, 0], [16, 64])
             t = pl.tile.exp(t)
             o = pl.store(t, [c, 0], o)
-            pl.yield_(o)
+            o = pl.yield_(o)
         return o
 )",
                  R"(

@@ -219,10 +219,17 @@ inline std::vector<Expr> Parser::loop_return_vars(const YieldCtx& c,
       fail(r.span, "pl.yield_ yields " + std::to_string(r.values.size()) +
                        " values but the loop carries " + std::to_string(iter_args.size()));
     if (!named && !r.names.empty()) named = &r;
+    // The loop's results are the names its closing yield assigns (upstream's DSL requires
+    // the assignment form); a bare closing yield would leave them nameless, and the text after
+    // the loop could only reach a body variable.
+    if (r.closing && r.names.empty() && !iter_args.empty()) {
+      std::string targets;
+      for (std::size_t i = 0; i < iter_args.size(); ++i)
+        targets += (i ? ", " : "") + std::string(ir::name_hint(iter_args[i])) + "_out";
+      fail(r.span, "the pl.yield_ that closes a loop carrying values must assign its results: write " +
+                       targets + " = pl.yield_(...), one name per value in init_values");
+    }
   }
-  // A bare closing `pl.yield_(o)` is how the seeds write their chunk loops (seed 000): the
-  // results then get names of their own, and a read of `o` after the loop is ConvertToSSA's
-  // to resolve to them.
   std::vector<Expr> rvs;
   for (std::size_t i = 0; i < iter_args.size(); ++i) {
     std::string n = named ? named->names[i] : std::string(ir::name_hint(iter_args[i])) + "_out";
