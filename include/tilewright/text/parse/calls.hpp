@@ -317,7 +317,9 @@ inline Expr Parser::build_op(const std::string& name, CallArgs a, const Span& s)
     else place_kwarg(p.name, a.pos[i], a.pos[i].span);
   }
   for (std::size_t i = 0; i < a.kw.size(); ++i) {
-    const auto& [k, v] = a.kw[i];
+    // Plain references, not a structured binding: clang 14 cannot capture one in a lambda.
+    const auto& k = a.kw[i].first;
+    const auto& v = a.kw[i].second;
     if (k == "attrs") {
       attrs = attrs_dict(v);
       continue;
