@@ -50,6 +50,17 @@ TEST_CASE("annotation and deduced type: shape, rank, dtype and kind must agree (
   CHECK(contains(rejected("        y: pl.Tensor[[16], pl.FP32] = x\n        return o\n"), "it has rank 1"));
 }
 
+TEST_CASE("tile.cast: a mode number outside the cast modes is refused, so every mode prints and reads back") {
+  // Structured-fuzz finding: `mode=16` was accepted and printed as `mode='?'`.
+  CHECK(contains(rejected("        a = pl.tile.load(x, [0, 0], [16, 16])\n"
+                          "        h = pl.tile.cast(a, target_type=pl.FP16, mode=16)\n        return o\n"),
+                 "kwarg 'mode' is 16, which is not a cast mode"));
+  auto p = parse(program("        a = pl.tile.load(x, [0, 0], [16, 16])\n"
+                         "        h = pl.tile.cast(a, target_type=pl.FP16, mode=6)\n        return x\n"));
+  CHECK(contains(text::print(p), "mode='odd'"));
+  check_reads_back(p);
+}
+
 TEST_CASE("kind errors the deducers see: a tile where a scalar belongs, and the reverse") {
   CHECK(contains(rejected("        a = pl.tile.load(x, [0, 0], [16, 16])\n        b = pl.tile.muls(a, a)\n        return o\n"),
                  "tile.muls: 'rhs' (argument 2) must be a scalar"));

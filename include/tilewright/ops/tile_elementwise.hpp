@@ -175,7 +175,14 @@ inline Type rsqrt(const DeduceInput& in) {
 inline Type cast(const DeduceInput& in) {
   const TileType& t = tile_arg(in, 0);
   DataType target = required_dtype(in, "target_type");
-  if (!kw<std::int64_t>(in, "mode")) fail(in, "kwarg 'mode' (a cast mode such as 'round') is required");
+  auto mode = kw<std::int64_t>(in, "mode");
+  if (!mode) fail(in, "kwarg 'mode' (a cast mode such as 'round') is required");
+  // Only the named modes exist: any other number would print as no mode at all (found by the
+  // structured fuzzer: `mode=16` printed as `mode='?'`, which does not read back).
+  if (*mode < 0 || *mode > static_cast<std::int64_t>(ir::CastMode::odd))
+    fail(in, "kwarg 'mode' is " + std::to_string(*mode) +
+                 ", which is not a cast mode; write one of 'none', 'rint', 'round', 'floor', 'ceil', "
+                 "'trunc', 'odd' (or 0 … 6)");
   if (target == t.dtype)
     fail(in, "casting " + dtype_text(t.dtype) + " to itself; drop the cast");
   return like_tile(in, 0, target);
