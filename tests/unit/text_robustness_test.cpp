@@ -145,3 +145,31 @@ TEST_CASE("the printer declares a dynamic dimension read only by an expression, 
   CHECK_FALSE(contains(printed, "__FREE_VAR"));
   check_reads_back(p);
 }
+
+TEST_CASE("a local named like a program-level dynamic dim takes a suffix, so later types still read the dim") {
+  // Structured-fuzz finding (repro_14): `u`, undeclared in a parameter annotation, is an implicit
+  // dim; the local tile `u` printed under its own name captured `u * N` on reparse.
+  auto p = parse(
+      "import pypto.language as pl\nN = pl.dynamic(\"N\")\n\n@pl.program\nclass P:\n    @pl.function\n"
+      "    def f(self, x: pl.Tensor[[N, 64], pl.FP32], out: pl.Out[pl.Tensor[[N, 64], pl.FP32]]) -> "
+      "pl.Tensor[[N, 64], pl.FP32]:\n"
+      "        N: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [16, 64])\n"
+      "        o: pl.Tensor[[N, 64], pl.FP32] = pl.tile.store(N, [0, 0], out)\n"
+      "        return o\n");
+  std::string printed = text::print(p);
+  CHECK(contains(printed, "N = pl.dynamic(\"N\")"));
+  CHECK(contains(printed, "N_1: pl.Tile[[16, 64]"));
+  CHECK(contains(printed, "pl.tile.store(N_1, [0, 0], out)"));
+  check_reads_back(p);
+}
+
+TEST_CASE("an enum kwarg held as a number no member has prints as that number and reads back") {
+  // The printer used to squeeze the int64 into the enum's byte: 256 named member 0, 16 named '?'.
+  for (const char* call : {"pl.system.sync_set(pipe=300, event_id=0)", "pl.system.sync_set(pipe=-1, event_id=0)"}) {
+    auto p = parse(std::string("import pypto.language as pl\n\n@pl.program\nclass P:\n    @pl.function\n"
+                               "    def f(self):\n        ") +
+                   call + "\n");
+    CHECK(contains(text::print(p), call));
+    check_reads_back(p);
+  }
+}

@@ -123,6 +123,7 @@ inline std::string print(const ir::Program& program) {
     dyn.reserve(pr.dyn_names.size());
     for (const auto& kv : pr.dyn_names) dyn.push_back(kv.second);
     std::sort(dyn.begin(), dyn.end());
+    pr.declared_dims = dyn;
     for (auto n : dyn) {
       pr.out += n;
       pr.out += " = pl.dynamic(\"";

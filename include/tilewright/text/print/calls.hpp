@@ -101,19 +101,15 @@ inline void Printer::kwarg_value(ir::OpId op, std::string_view key, const ir::At
     const auto& ops = SpecialOps::get();
     if (key == "set_pipe" || key == "wait_pipe" ||
         (key == "pipe" && (op == ops.sync_set || op == ops.sync_wait))) {
-      out += "pl.PipeType.";
-      out += enum_name(static_cast<ir::PipeType>(*i));
+      append_enum_or_int<ir::PipeType>(out, "pl.PipeType.", *i);
       return;
     }
     if (key == "mode") {
-      out += '\'';
-      out += enum_name(static_cast<ir::CastMode>(*i));
-      out += '\'';
+      append_enum_or_int<ir::CastMode>(out, "'", *i, "'");
       return;
     }
     if (key == "atomic") {
-      out += "pl.AtomicType.";
-      out += enum_name(static_cast<ir::AtomicType>(*i));
+      append_enum_or_int<ir::AtomicType>(out, "pl.AtomicType.", *i);
       return;
     }
   }
@@ -252,8 +248,7 @@ inline void Printer::call(const ir::Call& c) {
   } else if ((op == ops.tile_alloc || op == ops.tensor_alloc) && !c.args.empty() &&
              ir::as<ir::ConstInt>(c.args[0])) {
     comma();
-    out += "pl.Mem.";
-    out += enum_name(static_cast<ir::MemorySpace>(ir::as<ir::ConstInt>(c.args[0])->value));
+    append_enum_or_int<ir::MemorySpace>(out, "pl.Mem.", ir::as<ir::ConstInt>(c.args[0])->value);
     positional(1, c.args.size());
     kwargs();
   } else if (op == ops.task_dummy && !c.args.empty() && !ir::find_kwarg(c.kwargs, "deps")) {

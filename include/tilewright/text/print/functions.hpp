@@ -66,8 +66,7 @@ inline void Printer::func_attr_prologue(const ir::FunctionNode& f, int level) {
     append_quoted(out, k);
     out += ": ";
     if (auto* i = std::get_if<std::int64_t>(&v); i && k == "split") {
-      out += "pl.SplitMode.";
-      out += enum_name(static_cast<ir::SplitMode>(*i));
+      append_enum_or_int<ir::SplitMode>(out, "pl.SplitMode.", *i);
     } else {
       common_value(v, StrStyle::double_quoted);
     }

@@ -206,14 +206,21 @@ inline std::string_view hint_of(const ExprNode* n) noexcept {
 }
 
 // §5.2 step 2–3: unique names stay; each colliding Var, in order, takes the first free
-// candidate of base, base_1, base_2, … .
+// candidate of base, base_1, base_2, … . `reserved` names are already bound in an enclosing
+// scope (the program's `pl.dynamic` dims): a Var hinted with one collides with it, since a
+// local `N` would capture every later `N` in a type when the text is read back.
 inline void assign_names(const std::vector<const ExprNode*>& vars,
-                         std::unordered_map<const ExprNode*, std::string>& out) {
+                         std::unordered_map<const ExprNode*, std::string>& out,
+                         const std::vector<std::string_view>& reserved = {}) {
   std::unordered_map<std::string_view, int> count;
-  count.reserve(vars.size());
+  count.reserve(vars.size() + reserved.size());
   for (auto* v : vars) ++count[hint_of(v)];
   std::unordered_set<std::string> taken;
-  taken.reserve(vars.size());
+  taken.reserve(vars.size() + reserved.size());
+  for (auto name : reserved) {
+    count[name] += 2;  // never "unique": a Var of this hint must take a suffix
+    taken.emplace(name);
+  }
   for (auto& [name, n] : count)
     if (n == 1) taken.emplace(name);
   // Candidates of one base are only ever taken, never freed, so each base resumes its

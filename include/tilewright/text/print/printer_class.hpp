@@ -28,6 +28,9 @@ class Printer {
   std::string out;
   // Program-level names of free dimension Vars (§5.3).
   std::unordered_map<const ExprNode*, std::string> dyn_names;
+  // Their printed names when the program declares them with `pl.dynamic`: no local may
+  // take one.
+  std::vector<std::string_view> declared_dims;
   // Set while printing a function inside a Program: enables `self.` on calls.
   bool in_program = false;
   // Per-function state.
@@ -61,7 +64,7 @@ class Printer {
     for (auto* v : scan.defs) add(v);
     for (auto* v : scan.uses) add(v);
     names.reserve(order.size());
-    assign_names(order, names);
+    assign_names(order, names, declared_dims);
     for (auto* v : order)
       if (!scan.param_set.count(v) && !scan.def_set.count(v)) names[v] += "__FREE_VAR";
     body_defs = &scan.def_set;

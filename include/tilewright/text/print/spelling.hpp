@@ -27,6 +27,22 @@ template <class E>
 std::string_view enum_name(E e) noexcept {
   return kEnumNames<E>.name(e);
 }
+// An enum-valued kwarg held as an integer: `prefix` + the member's name, or the number itself
+// when it names no member, so that the text still reads back to the same value (an int64
+// squeezed into the enum's byte would name another member).
+template <class E>
+void append_enum_or_int(std::string& out, std::string_view prefix, std::int64_t v,
+                        std::string_view suffix = {}) {
+  if (v < 0 || static_cast<std::size_t>(v) >= kEnumNames<E>.names.size()) {
+    char buf[24];
+    auto r = std::to_chars(buf, buf + sizeof buf, v);
+    out.append(buf, r.ptr);
+    return;
+  }
+  out += prefix;
+  out += kEnumNames<E>.name(static_cast<E>(v));
+  out += suffix;
+}
 
 inline void append_int(std::string& out, std::int64_t v) {
   char buf[24];
