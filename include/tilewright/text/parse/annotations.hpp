@@ -94,7 +94,18 @@ inline Reconciled reconcile_annotation(const Type& ann, const Type& val) {
     if (!a->memref && !a->memory && !a->view && same_shape) return {val, false, {}};
     // The annotation first; deduction fills what it leaves open.
     std::optional<ir::TileView> view = a->view;
-    if (!view && same_shape) view = v.view;
+    if (!view && v.view) {
+      if (same_shape) {
+        view = v.view;
+      } else {
+        // The flattened form: the value's layout carries over to the new shape, its valid
+        // region, strides and offset (written for the value's shape) do not. Dropping the
+        // layout would make the text unstable: once a pass gives both sides one shape, the
+        // reparse would merge the layout back in.
+        const ir::TileView& w = *v.view;
+        view = ir::TileView{{}, {}, nullptr, w.blayout, w.slayout, w.fractal, w.pad, w.compact};
+      }
+    }
     auto memory = a->memory ? a->memory : v.memory;
     return {ir::make_tile_type(a->shape, a->dtype, std::move(view), memory, a->memref), true, {}};
   }
