@@ -102,6 +102,18 @@ inline ir::Diagnostic error_of(const std::string& function) {
   return {};
 }
 
+// The diagnostic the parser raises on the InCore function `function`: programs well-typed IR
+// cannot hold never reach the pass.
+inline ir::Diagnostic parse_error_of(const std::string& function) {
+  try {
+    parse(program_text(incore + function));
+  } catch (const ir::Error& e) {
+    return e.diagnostic();
+  }
+  FAIL("the parser accepted a program it must refuse");
+  return {};
+}
+
 // An accumulator kernel: Left [m, 64] and Right [64, n] operands `a`, `b` loaded through Mat,
 // and `acc`, a [rows, cols] FP32 Acc tile; `body` follows and returns. Line 12 is `acc`.
 inline std::string acc_kernel(int rows, int cols, int m, int n, const std::string& body) {

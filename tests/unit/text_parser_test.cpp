@@ -5,47 +5,16 @@
 #include <string>
 #include <string_view>
 
+#include "text_test_util.hpp"
 #include "tilewright/text/parser.hpp"
 
 namespace {
 
-using namespace tilewright;
+using namespace text_test;
 using ir::as;
 
-ir::Program parse(std::string_view src) { return text::parse_program(src, "t.pto"); }
-
-const ir::FunctionNode& fn(const ir::Program& p, std::string_view name) {
-  auto f = ir::find_function(*p, name);
-  REQUIRE(f);
-  return *f;
-}
-std::vector<ir::Stmt> body(const ir::FunctionNode& f) { return ir::body_stmts(f.body); }
-
-// The diagnostic of a failing parse, as "line:col: message".
-std::string error_of(std::string_view src) {
-  try {
-    parse(src);
-  } catch (const ir::Error& e) {
-    const auto& d = e.diagnostic();
-    CHECK(d.origin == "parser");
-    CHECK(d.kind == ir::ErrorKind::user);
-    CHECK(d.span.file_name() == "t.pto");
-    return std::to_string(d.span.line) + ":" + std::to_string(d.span.column) + ": " + d.message;
-  }
-  FAIL("expected a parse error");
-  return {};
-}
-
-std::string program(std::string_view body_text, std::string_view sig = "self, x: pl.Tensor[[16, 16], pl.FP32]",
-                    std::string_view ret = "") {
-  std::string s = "import pypto.language as pl\n\n@pl.program\nclass P:\n    @pl.function\n    def f(";
-  s += sig;
-  s += ")";
-  s += ret;
-  s += ":\n";
-  s += body_text;
-  return s;
-}
+// The parser's own diagnostic, located in the file.
+std::string parser_error_of(std::string_view src) { return text_test::error_of(src, "parser"); }
 
 ir::DataType scalar_dt(const ir::Expr& e) {
   auto* s = as<ir::ScalarType>(e->type);
@@ -437,65 +406,65 @@ TEST_CASE("parser: cross-function calls, submit, tuple unpacking, tuples") {
 // ---- diagnostics -----------------------------------------------------------------------------
 
 TEST_CASE("parser diagnostics: names, ops, brackets, annotations") {
-  CHECK(error_of(program("        y: pl.Scalar[pl.INDEX] = zz + 1\n")) ==
+  CHECK(parser_error_of(program("        y: pl.Scalar[pl.INDEX] = zz + 1\n")) ==
         "7:34: undefined name 'zz'");
-  CHECK(error_of(program("        t: pl.Tile[[16 16], pl.FP32] = pl.tile.foo(x)\n")) ==
+  CHECK(parser_error_of(program("        t: pl.Tile[[16 16], pl.FP32] = pl.tile.foo(x)\n")) ==
         "7:24: expected ']' to close the shape list of pl.Tile, found integer literal 16");
-  CHECK(error_of(program("        t: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.lod(x, [0, 0], [16, 16])\n")) ==
+  CHECK(parser_error_of(program("        t: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.lod(x, [0, 0], [16, 16])\n")) ==
         "7:53: unknown op 'tile.lod'; did you mean 'tile.load'?");
-  CHECK(error_of(program("        t = pl.tile.zzzzzzzz(x)\n")) == "7:13: unknown op 'tile.zzzzzzzz'");
-  CHECK(error_of(program("        t: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tensor.create([16, 16], dtype=pl.FP32)\n")) ==
+  CHECK(parser_error_of(program("        t = pl.tile.zzzzzzzz(x)\n")) == "7:13: unknown op 'tile.zzzzzzzz'");
+  CHECK(parser_error_of(program("        t: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tensor.create([16, 16], dtype=pl.FP32)\n")) ==
         "7:12: the annotation of 't' is pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec], but its value has type "
         "pl.Tensor[[16, 16], pl.FP32]: the value is of another kind; correct the annotation or leave it out");
-  CHECK(error_of(program("        t: pl.Tensor[[16, 16], pl.FP16] = pl.tensor.create([16, 16], dtype=pl.FP32)\n")) ==
+  CHECK(parser_error_of(program("        t: pl.Tensor[[16, 16], pl.FP16] = pl.tensor.create([16, 16], dtype=pl.FP32)\n")) ==
         "7:12: the annotation of 't' is pl.Tensor[[16, 16], pl.FP16], but its value has type "
         "pl.Tensor[[16, 16], pl.FP32]: its dtype is pl.FP16 but the value's is pl.FP32; correct the annotation or "
         "leave it out");
-  CHECK(error_of(program("        a: pl.Scalar[pl.INDEX] = 1\n        a: pl.Tensor[[4], pl.FP32] = pl.tensor.create([4], dtype=pl.FP32)\n")) ==
+  CHECK(parser_error_of(program("        a: pl.Scalar[pl.INDEX] = 1\n        a: pl.Tensor[[4], pl.FP32] = pl.tensor.create([4], dtype=pl.FP32)\n")) ==
         "8:9: 'a' was defined with type pl.Scalar[pl.INDEX] and cannot be reassigned a value of type "
         "pl.Tensor[[4], pl.FP32]; use a new name");
-  CHECK(error_of(program("        a: pl.FP32 = 1.0\n")) ==
+  CHECK(parser_error_of(program("        a: pl.FP32 = 1.0\n")) ==
         "7:12: incomplete type annotation 'pl.FP32'; write pl.Scalar[pl.FP32]");
-  CHECK(error_of(program("        a: pl.Tile[[4, 4], pl.FP32, pl.MemRef(m, 0, 64)] = pl.tile.create([4, 4], dtype=pl.FP32)\n")) ==
+  CHECK(parser_error_of(program("        a: pl.Tile[[4, 4], pl.FP32, pl.MemRef(m, 0, 64)] = pl.tile.create([4, 4], dtype=pl.FP32)\n")) ==
         "7:37: a pl.Tile with a pl.MemRef must also name its memory space, e.g. pl.Mem.Vec");
-  CHECK(error_of(program("        return self.nope(x)\n")) == "7:16: unknown function 'nope'");
-  CHECK(error_of(program("        return self.F(x)\n")) == "7:16: unknown function 'F'; did you mean 'f'?");
-  CHECK(error_of(program("        if x:\n            pass\n")) ==
+  CHECK(parser_error_of(program("        return self.nope(x)\n")) == "7:16: unknown function 'nope'");
+  CHECK(parser_error_of(program("        return self.F(x)\n")) == "7:16: unknown function 'F'; did you mean 'f'?");
+  CHECK(parser_error_of(program("        if x:\n            pass\n")) ==
         "7:12: an if condition must be a pl.BOOL scalar, found a value of type pl.Tensor[[16, 16], pl.FP32]");
-  CHECK(error_of(program("        a: pl.Scalar[pl.FP32] = 1.0 + 1\n")) ==
+  CHECK(parser_error_of(program("        a: pl.Scalar[pl.FP32] = 1.0 + 1\n")) ==
         "7:33: operator '+' cannot mix pl.FP32 and pl.INDEX operands; convert one side with pl.cast");
-  CHECK(error_of(program("        a: pl.Scalar[pl.BOOL] = 1 < 2 < 3\n")) ==
+  CHECK(parser_error_of(program("        a: pl.Scalar[pl.BOOL] = 1 < 2 < 3\n")) ==
         "7:39: chained comparisons are not supported; add parentheses, e.g. (a < b) == c");
-  CHECK(error_of(program("        a = 99999999999999999999\n")).find("does not fit in 64 bits") != std::string::npos);
-  CHECK(error_of(program("        a = 9223372036854775808\n")) ==
+  CHECK(parser_error_of(program("        a = 99999999999999999999\n")).find("does not fit in 64 bits") != std::string::npos);
+  CHECK(parser_error_of(program("        a = 9223372036854775808\n")) ==
         "7:13: integer literal 9223372036854775808 does not fit in 64 bits");
 }
 
 TEST_CASE("parser diagnostics: structure") {
-  CHECK(error_of("import pypto.language as pl\n") == "2:1: no @pl.program or @pl.function found");
-  CHECK(error_of("x = 3\n") == "2:1: no @pl.program or @pl.function found");  // a module constant
-  CHECK(error_of("x = 'a'\n").find("1:5: a top-level assignment must be 'NAME = pl.dynamic(\"NAME\")' or a "
+  CHECK(parser_error_of("import pypto.language as pl\n") == "2:1: no @pl.program or @pl.function found");
+  CHECK(parser_error_of("x = 3\n") == "2:1: no @pl.program or @pl.function found");  // a module constant
+  CHECK(parser_error_of("x = 'a'\n").find("1:5: a top-level assignment must be 'NAME = pl.dynamic(\"NAME\")' or a "
                                    "constant") == 0);
-  CHECK(error_of("@pl.function\ndef f(x):\n    pass\n") ==
+  CHECK(parser_error_of("@pl.function\ndef f(x):\n    pass\n") ==
         "2:8: expected ':' and a type after parameter 'x', found ')'");
-  CHECK(error_of(program("        for i in pl.rnage(4):\n            pass\n")).find(
+  CHECK(parser_error_of(program("        for i in pl.rnage(4):\n            pass\n")).find(
             "unknown loop iterator 'pl.rnage'") != std::string::npos);
-  CHECK(error_of(program("        r: pl.Scalar[pl.INDEX] = pl.yield_(1)\n")) ==
+  CHECK(parser_error_of(program("        r: pl.Scalar[pl.INDEX] = pl.yield_(1)\n")) ==
         "7:9: pl.yield_ with targets must be inside a for, while or if body");
-  CHECK(error_of(program("        for i, (a,) in pl.range(4, init_values=(0, 1)):\n            pass\n")) ==
+  CHECK(parser_error_of(program("        for i, (a,) in pl.range(4, init_values=(0, 1)):\n            pass\n")) ==
         "7:13: the loop carries 1 values but init_values has 2");
-  CHECK(error_of(program("        for (k,) in pl.while_(init_values=(0,)):\n            k2 = k\n")) ==
+  CHECK(parser_error_of(program("        for (k,) in pl.while_(init_values=(0,)):\n            k2 = k\n")) ==
         "8:13: expected pl.cond(...) as the first statement of a pl.while_ body, found name 'k2'");
-  CHECK(error_of(program("        x.shape\n")) == "7:10: attribute access on values is not supported");
-  CHECK(error_of(program("        t = x\n        pl.func_attr({})\n")) ==
+  CHECK(parser_error_of(program("        x.shape\n")) == "7:10: attribute access on values is not supported");
+  CHECK(parser_error_of(program("        t = x\n        pl.func_attr({})\n")) ==
         "8:9: pl.func_attr must be the first statement of the function body");
 }
 
 TEST_CASE("parser diagnostics: nesting depth is capped, never a crash") {
   std::string deep = program("        a = " + std::string(500, '(') + "1" + std::string(500, ')') + "\n");
-  CHECK(error_of(deep).find("nesting is too deep") != std::string::npos);
+  CHECK(parser_error_of(deep).find("nesting is too deep") != std::string::npos);
   std::string neg = program("        a = " + std::string(5000, '-') + "1\n");
-  CHECK(error_of(neg).find("nesting is too deep") != std::string::npos);
+  CHECK(parser_error_of(neg).find("nesting is too deep") != std::string::npos);
   std::string types = program("        pass\n", "self, a: " + std::string(300, 'x') + "");
   CHECK_THROWS_AS(parse(types), ir::Error);
   std::string tup = "@pl.function\ndef f(a: " ;
@@ -503,7 +472,7 @@ TEST_CASE("parser diagnostics: nesting depth is capped, never a crash") {
   tup += "pl.Ptr";
   for (int i = 0; i < 400; ++i) tup += "]";
   tup += "):\n    pass\n";
-  CHECK(error_of(tup).find("nesting is too deep") != std::string::npos);
+  CHECK(parser_error_of(tup).find("nesting is too deep") != std::string::npos);
   std::string blocks = program("", "self, a: pl.Scalar[pl.INDEX]");
   std::string ind = "        ";
   for (int i = 0; i < 300; ++i) {
@@ -511,7 +480,7 @@ TEST_CASE("parser diagnostics: nesting depth is capped, never a crash") {
     ind += " ";
   }
   blocks += ind + "pass\n";
-  CHECK(error_of(blocks).find("nesting is too deep") != std::string::npos);
+  CHECK(parser_error_of(blocks).find("nesting is too deep") != std::string::npos);
 }
 
 TEST_CASE("parser: regressions found by the parse/print fuzzer") {
@@ -522,10 +491,10 @@ TEST_CASE("parser: regressions found by the parse/print fuzzer") {
   auto re = parse(program("        x: pl.Tensor[[16, n], pl.FP32] = pl.tensor.create([16, 16], dtype=pl.FP32)\n"));
   CHECK(ir::static_dims(as<ir::TensorType>(as<ir::Assign>(body(fn(re, "f"))[0])->var->type)->shape) ==
         std::vector<std::int64_t>{16, 16});
-  CHECK(error_of(program("        y = x\n        y = pl.tensor.create([4, 4], dtype=pl.FP32)\n")) ==
+  CHECK(parser_error_of(program("        y = x\n        y = pl.tensor.create([4, 4], dtype=pl.FP32)\n")) ==
         "8:9: 'y' was defined with type pl.Tensor[[16, 16], pl.FP32] and cannot be reassigned a value of type "
         "pl.Tensor[[4, 4], pl.FP32]; use a new name");
-  CHECK(error_of(program("        y = x\n        y: pl.Tensor[[16, 16], pl.FP32, pl.TensorView(stride=[1, 16], "
+  CHECK(parser_error_of(program("        y = x\n        y: pl.Tensor[[16, 16], pl.FP32, pl.TensorView(stride=[1, 16], "
                          "layout=pl.TensorLayout.DN)] = x\n"))
             .find("(their views or buffers differ)") != std::string::npos);
   // `a = 7` on an INT32 `a` takes a's dtype, as the printed annotation would.
@@ -534,7 +503,7 @@ TEST_CASE("parser: regressions found by the parse/print fuzzer") {
   CHECK(as<ir::Assign>(st[1])->var == as<ir::Assign>(st[0])->var);
   CHECK(scalar_dt(as<ir::Assign>(st[1])->value) == ir::DataType::INT32);
   // The printer writes `N = pl.dynamic("N")`, so the two names must agree.
-  CHECK(error_of("N = pl.dynamic(\"M\")\n\n@pl.function\ndef f(x: pl.Tensor[[N], pl.FP32]):\n    pass\n") ==
+  CHECK(parser_error_of("N = pl.dynamic(\"M\")\n\n@pl.function\ndef f(x: pl.Tensor[[N], pl.FP32]):\n    pass\n") ==
         "1:16: pl.dynamic must repeat the name it is assigned to: write N = pl.dynamic(\"N\")");
   // An op without type deduction is fine as a whole statement: its value is discarded.
   auto q = parse(program(
@@ -545,7 +514,7 @@ TEST_CASE("parser: regressions found by the parse/print fuzzer") {
   CHECK(ir::op_name(as<ir::Call>(push->expr)->callee.op) == "tile.tpush_to_aic");
   CHECK(as<ir::UnknownType>(push->expr->type));
   // ... but not as an operand, where its type would matter.
-  CHECK(error_of(program("        r = pl.tile.add(pl.tile.tpop_from_aic(id=0), x)\n")) ==
+  CHECK(parser_error_of(program("        r = pl.tile.add(pl.tile.tpop_from_aic(id=0), x)\n")) ==
         "7:25: tile.tpop_from_aic has no type deduction; annotate the result type (x: pl.Tile[...] = ...)");
   // The printer leaves out a window buffer's name when it is the assigned name; reading
   // supplies it back from the assignment.
@@ -555,31 +524,31 @@ TEST_CASE("parser: regressions found by the parse/print fuzzer") {
   CHECK(*ir::kwarg_as<std::string>(alloc->kwargs, "name") == "w");
   // Both branches of an if must close with a yield to the same names, and only a block's last
   // statement may yield to names: the printer has one target list, on the closing yield.
-  CHECK(error_of(program("        if True:\n            r: pl.Scalar[pl.INDEX] = pl.yield_(1)\n        else:\n"
+  CHECK(parser_error_of(program("        if True:\n            r: pl.Scalar[pl.INDEX] = pl.yield_(1)\n        else:\n"
                          "            s: pl.Scalar[pl.INDEX] = pl.yield_(2)\n")) ==
         "10:13: this branch yields to (s) but the other one to (r); both branches of an if must yield to the same "
         "names");
-  CHECK(error_of(program("        if True:\n            r: pl.Scalar[pl.INDEX] = pl.yield_(1)\n        else:\n"
+  CHECK(parser_error_of(program("        if True:\n            r: pl.Scalar[pl.INDEX] = pl.yield_(1)\n        else:\n"
                          "            pl.yield_(1, 2)\n")) ==
         "10:13: this branch yields 2 values but the if assigns 1 (r)");
-  CHECK(error_of(program("        for i in pl.range(2):\n            a, a = pl.yield_(1, 2)\n")) ==
+  CHECK(parser_error_of(program("        for i in pl.range(2):\n            a, a = pl.yield_(1, 2)\n")) ==
         "8:16: 'a' is assigned twice by one pl.yield_");
-  CHECK(error_of(program("        for i, (a,) in pl.range(2, init_values=(0,)):\n            r: pl.Scalar[pl.INDEX] = "
+  CHECK(parser_error_of(program("        for i, (a,) in pl.range(2, init_values=(0,)):\n            r: pl.Scalar[pl.INDEX] = "
                          "pl.yield_(a)\n            b = a\n")) ==
         "8:13: pl.yield_ with targets must be the last statement of a for body; a yield elsewhere cannot assign "
         "names");
-  CHECK(error_of(program("        pl.yield_(x)\n")) ==
+  CHECK(parser_error_of(program("        pl.yield_(x)\n")) ==
         "7:9: pl.yield_ at the top of a function body reads back as return; write return instead");
   // A closing yield inside a trailing pl.scope() still closes the loop body (§3.7).
   auto sc = parse(program("        for i, (a,) in pl.range(2, init_values=(0,)):\n            with pl.scope():\n"
                           "                r: pl.Scalar[pl.INDEX] = pl.yield_(a + 1)\n        return r\n"));
   CHECK(as<ir::For>(body(fn(sc, "f"))[0])->return_vars.size() == 1);
   // Views give one valid_shape / stride entry per axis; consumers index them by axis.
-  CHECK(error_of(program("        pass\n", "self, a: pl.Tile[[64, 32], pl.FP32, pl.Mem.Vec, "
+  CHECK(parser_error_of(program("        pass\n", "self, a: pl.Tile[[64, 32], pl.FP32, pl.Mem.Vec, "
                                           "pl.TileView(valid_shape=[60])]"))
             .find("pl.TileView valid_shape has 1 entries but the pl.Tile shape has 2; give one per axis") !=
         std::string::npos);
-  CHECK(error_of(program("        pass\n", "self, a: pl.Tensor[[8, 16], pl.FP32, pl.TensorView(stride=[1], "
+  CHECK(parser_error_of(program("        pass\n", "self, a: pl.Tensor[[8, 16], pl.FP32, pl.TensorView(stride=[1], "
                                           "layout=pl.TensorLayout.ND)]"))
             .find("pl.TensorView stride has 1 entries but the pl.Tensor shape has 2") != std::string::npos);
   // A program class with only a docstring is an empty program (the printer writes `pass`).

@@ -18,13 +18,18 @@ using namespace tilewright;
 inline ir::Program parse(std::string_view src) { return text::parse_program(src, "t.pto"); }
 
 // "line:col: message" of the user diagnostic a parse gives; fails the test if it parses.
-inline std::string error_of(std::string_view src) {
+// With `origin`, the diagnostic must also come from that layer, located in the parsed file.
+inline std::string error_of(std::string_view src, std::string_view origin = {}) {
   try {
     parse(src);
   } catch (const ir::Error& e) {
     const auto& d = e.diagnostic();
     CHECK(d.kind == ir::ErrorKind::user);
     CHECK(d.span.known());
+    if (!origin.empty()) {
+      CHECK(d.origin == origin);
+      CHECK(d.span.file_name() == "t.pto");
+    }
     return std::to_string(d.span.line) + ":" + std::to_string(d.span.column) + ": " + d.message;
   }
   FAIL("expected a parse error");

@@ -107,7 +107,6 @@ class SsaChecker {
     }
   }
 
-  static const ir::Yield* closing_yield(const ir::Stmt& body) { return ir::closing_yield(body); }
   void check_loop(std::string_view kind, std::size_t iter_args, std::size_t return_vars, const ir::Stmt& body,
                   const ir::Span& span) {
     const std::string k(kind);
@@ -116,7 +115,7 @@ class SsaChecker {
                  std::to_string(return_vars) + ")",
              span);
     if (iter_args == 0) return;
-    const ir::Yield* y = closing_yield(body);
+    const ir::Yield* y = ir::closing_yield(body);
     if (!y)
       report(k + " with iter_args must have YieldStmt as last statement in body", span);
     else if (y->values.size() != iter_args)
@@ -132,7 +131,7 @@ class SsaChecker {
     }
     const std::size_t n = i.return_vars.size();
     for (auto [body, branch] : {std::pair{&i.then_body, "then"}, std::pair{&i.else_body, "else"}}) {
-      const ir::Yield* y = closing_yield(*body);
+      const ir::Yield* y = ir::closing_yield(*body);
       if (!y)
         report(std::string("IfStmt ") + branch + " branch must end with YieldStmt when return_vars exist", span);
       else if (y->values.size() != n)
