@@ -173,3 +173,22 @@ TEST_CASE("an enum kwarg held as a number no member has prints as that number an
     check_reads_back(p);
   }
 }
+
+TEST_CASE("an INDEX constant assigned to a scalar of another dtype prints typed, so it is not re-stamped (§6.4)") {
+  // Structured-fuzz finding (repro_16): `bf: pl.Scalar[pl.BF16] = pl.const(-2, pl.INDEX)` printed
+  // as `= -2`, which reads back as the BF16 literal -2.0.
+  for (const char* value : {"pl.const(-2, pl.INDEX)", "pl.const(7, pl.INDEX)"}) {
+    auto p = parse(std::string("import pypto.language as pl\n\n@pl.program\nclass P:\n    @pl.function\n"
+                               "    def f(self) -> pl.Scalar[pl.BF16]:\n        bf: pl.Scalar[pl.BF16] = ") +
+                   value + "\n        n: pl.Scalar[pl.INT32] = " + value + "\n        return bf\n");
+    std::string printed = text::print(p);
+    CHECK(contains(printed, std::string("bf: pl.Scalar[pl.BF16] = ") + value));
+    CHECK(contains(printed, std::string("n: pl.Scalar[pl.INT32] = ") + value));
+    check_reads_back(p);
+  }
+  // A bare literal is re-stamped, and prints as the constant it became.
+  auto p = parse("import pypto.language as pl\n\n@pl.program\nclass P:\n    @pl.function\n"
+                 "    def f(self) -> pl.Scalar[pl.BF16]:\n        bf: pl.Scalar[pl.BF16] = 2\n        return bf\n");
+  CHECK(contains(text::print(p), "bf: pl.Scalar[pl.BF16] = pl.const(2.0, pl.BF16)"));
+  check_reads_back(p);
+}

@@ -291,6 +291,15 @@ inline void Printer::scope_stmt(const ir::Scope& s, int level, YieldTarget targe
   if (aiv) --split_aiv_depth;
 }
 
+// §6.4: a bare int literal under a Scalar annotation of another dtype reads back re-stamped
+// to that dtype, so an INDEX constant assigned to such a name is written `pl.const(v, pl.INDEX)`.
+inline bool restamped_if_bare(const ir::Assign& a) {
+  auto* c = ir::as<ir::ConstInt>(a.value);
+  auto* value = c ? ir::as<ir::ScalarType>(a.value->type) : nullptr;
+  auto* name = a.var ? ir::as<ir::ScalarType>(a.var->type) : nullptr;
+  return value && name && value->dtype == ir::DataType::INDEX && name->dtype != ir::DataType::INDEX;
+}
+
 inline void Printer::statement(const Stmt& s, int level, YieldTarget target) {
   if (!s) return;
   comments(s, level);
@@ -303,7 +312,7 @@ inline void Printer::statement(const Stmt& s, int level, YieldTarget target) {
                            out += " = ";
                            assigned_call = ir::as<ir::Call>(a.value);
                            assigned_name = a.var ? printed_name(a.var) : std::string_view();
-                           expr(a.value);
+                           expr(a.value, restamped_if_bare(a));
                            assigned_call = nullptr;
                          },
                          [&](const ir::Eval& a) {
