@@ -6,6 +6,7 @@
 // `Mutator` is the generic walker passes start from: it substitutes Vars (minting a new Var
 // when a Var's type changes, so every use sees one consistent replacement), and otherwise
 // rebuilds bottom-up. Derived classes override the `rewrite_*` hooks.
+#include <cstdint>
 #include <optional>
 #include <unordered_map>
 #include <utility>
@@ -22,44 +23,108 @@ inline constexpr bool is_variant = false;
 template <class... T>
 inline constexpr bool is_variant<std::variant<T...>> = true;
 
-template <class M>
-struct ChildMapper {
-  M& m;
-  bool changed = false;
+// f(slot) for every child slot of `field` (an Expr, Stmt or Type, also inside kwargs, vectors,
+// optionals and nested aggregates), in one fixed order. `field` may be const: the same order
+// serves the read-only first pass and the writing second pass of map_children.
+template <class T, class F>
+void for_each_child_slot(T& field, F& f) {
+  using U = std::remove_const_t<T>;
+  if constexpr (std::is_same_v<U, Expr> || std::is_same_v<U, Stmt> || std::is_same_v<U, Type>) {
+    f(field);
+  } else if constexpr (std::is_same_v<U, AttrValue>) {
+    if (auto* e = std::get_if<Expr>(&field)) f(*e);
+    else if (auto* v = std::get_if<std::vector<Expr>>(&field))
+      for (auto& x : *v) f(x);
+  } else if constexpr (is_variant<U>) {
+    dispatch(field, [&](auto& alternative) { for_each_child_slot(alternative, f); });
+  } else if constexpr (std::is_same_v<U, Kwargs>) {
+    for (auto& kv : field) for_each_child_slot(kv.second, f);
+  } else if constexpr (requires { typename U::value_type; field.begin(); } &&
+                       !std::is_same_v<U, std::string>) {
+    for (auto& x : field) for_each_child_slot(x, f);
+  } else if constexpr (requires { field.has_value(); *field; }) {
+    if (field) for_each_child_slot(*field, f);
+  } else if constexpr (is_reflected<U>) {
+    for_each_field(field, [&](const char*, auto& sub) { for_each_child_slot(sub, f); });
+  }
+}
 
-  template <class T>
-  void apply(T& field) {
-    if constexpr (std::is_same_v<T, Expr> || std::is_same_v<T, Stmt> || std::is_same_v<T, Type>) {
-      if (!field) return;
-      auto next = m(field);
-      if (next != field) { field = std::move(next); changed = true; }
-    } else if constexpr (std::is_same_v<T, AttrValue>) {
-      if (auto* e = std::get_if<Expr>(&field)) apply(*e);
-      else if (auto* v = std::get_if<std::vector<Expr>>(&field)) apply(*v);
-    } else if constexpr (is_variant<T>) {
-      dispatch(field, [&](auto& alternative) { apply(alternative); });
-    } else if constexpr (std::is_same_v<T, Kwargs>) {
-      for (auto& kv : field) apply(kv.second);
-    } else if constexpr (requires { typename T::value_type; field.begin(); } &&
-                         !std::is_same_v<T, std::string>) {
-      for (auto& x : field) apply(x);
-    } else if constexpr (requires { field.has_value(); *field; }) {
-      if (field) apply(*field);
-    } else if constexpr (is_reflected<T>) {
-      for_each_field(field, [&](const char*, auto& f) { apply(f); });
-    }
+// The children a mapper changed, by their ordinal in the visiting order, waiting to be written
+// into the node's copy. One stack per thread is shared by the nested map_children calls of a
+// walk: a call pushes above the entries of the calls it is nested in and pops its own before
+// it returns, so once the stack has grown to the walk's depth nothing is allocated for nodes
+// that do not change.
+struct changed_children {
+  template <class C>
+  struct entry {
+    std::uint32_t ordinal;
+    C value;
+  };
+  std::vector<entry<Expr>> exprs;
+  std::vector<entry<Stmt>> stmts;
+  std::vector<entry<Type>> types;
+
+  template <class C>
+  std::vector<entry<C>>& of() noexcept {
+    if constexpr (std::is_same_v<C, Expr>) return exprs;
+    else if constexpr (std::is_same_v<C, Stmt>) return stmts;
+    else return types;
+  }
+  static changed_children& of_this_thread() {
+    thread_local changed_children stack;
+    return stack;
+  }
+};
+
+// Pops what one map_children call pushed, also when its mapper throws.
+struct changed_children_frame {
+  changed_children& stack;
+  std::size_t exprs, stmts, types;
+  explicit changed_children_frame(changed_children& s) noexcept
+      : stack(s), exprs(s.exprs.size()), stmts(s.stmts.size()), types(s.types.size()) {}
+  changed_children_frame(const changed_children_frame&) = delete;
+  changed_children_frame& operator=(const changed_children_frame&) = delete;
+  ~changed_children_frame() {
+    stack.exprs.resize(exprs);
+    stack.stmts.resize(stmts);
+    stack.types.resize(types);
+  }
+  [[nodiscard]] bool empty() const noexcept {
+    return stack.exprs.size() == exprs && stack.stmts.size() == stmts && stack.types.size() == types;
   }
 };
 }  // namespace detail
 
 // Applies `m` to each child (Expr, Stmt, Type, also inside kwargs, vectors, optionals and
-// nested aggregates). Returns the rebuilt copy, or nullopt when nothing changed.
+// nested aggregates). Returns the rebuilt copy, or nullopt when nothing changed. The node is
+// copied only when a child changed: an unchanged walk compares and allocates nothing.
 template <class T, class M>
 std::optional<T> map_children(const T& node, M&& m) {
-  T copy = node;
-  detail::ChildMapper<std::remove_reference_t<M>> mapper{m};
-  mapper.apply(copy);
-  if (!mapper.changed) return std::nullopt;
+  auto& stack = detail::changed_children::of_this_thread();
+  detail::changed_children_frame frame{stack};
+  std::uint32_t ordinal = 0;
+  auto collect = [&](const auto& child) {
+    using C = std::remove_cvref_t<decltype(child)>;
+    if (child) {
+      C next = m(child);
+      if (next != child) stack.of<C>().push_back({ordinal, std::move(next)});
+    }
+    ++ordinal;
+  };
+  detail::for_each_child_slot(node, collect);
+  if (frame.empty()) return std::nullopt;
+
+  std::optional<T> copy(node);
+  ordinal = 0;
+  std::size_t next_expr = frame.exprs, next_stmt = frame.stmts, next_type = frame.types;
+  auto write = [&](auto& child) {
+    using C = std::remove_cvref_t<decltype(child)>;
+    auto& changed = stack.of<C>();
+    std::size_t& i = std::is_same_v<C, Expr> ? next_expr : std::is_same_v<C, Stmt> ? next_stmt : next_type;
+    if (i < changed.size() && changed[i].ordinal == ordinal) child = std::move(changed[i++].value);
+    ++ordinal;
+  };
+  detail::for_each_child_slot(*copy, write);
   return copy;
 }
 
@@ -132,22 +197,23 @@ class Mutator {
   }
 
   Function mutate_function(const Function& f) {
-    FunctionNode copy = *f;
-    bool changed = false;
-    for (auto& p : copy.params) {
-      Expr next = self().mutate_expr(p.var);
-      changed |= next != p.var;
-      p.var = next;
+    // Copied on the first change only: a function that stays the same allocates nothing.
+    std::optional<FunctionNode> copy;
+    auto edit = [&]() -> FunctionNode& {
+      if (!copy) copy.emplace(*f);
+      return *copy;
+    };
+    for (std::size_t i = 0; i < f->params.size(); ++i) {
+      Expr next = self().mutate_expr(f->params[i].var);
+      if (next != f->params[i].var) edit().params[i].var = std::move(next);
     }
-    for (auto& t : copy.return_types) {
-      Type next = self().mutate_type(t);
-      changed |= next != t;
-      t = next;
+    for (std::size_t i = 0; i < f->return_types.size(); ++i) {
+      Type next = self().mutate_type(f->return_types[i]);
+      if (next != f->return_types[i]) edit().return_types[i] = std::move(next);
     }
-    Stmt body = self().mutate_stmt(copy.body);
-    changed |= body != copy.body;
-    copy.body = body;
-    return changed ? make_function(std::move(copy)) : f;
+    Stmt body = self().mutate_stmt(f->body);
+    if (body != f->body) edit().body = std::move(body);
+    return copy ? make_function(std::move(*copy)) : f;
   }
 
   // Hooks: called after children were rebuilt; `original` is the node before.
