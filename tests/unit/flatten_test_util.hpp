@@ -23,6 +23,11 @@ inline std::string program_text(const std::string& function, const std::string& 
 inline const std::string incore =
     "    @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)\n";
 
+// `def kernel(<signature>):` and its body, in a one-function InCore program.
+inline std::string kernel(const std::string& signature, const std::string& body) {
+  return program_text(incore + "    def kernel(" + signature + ":\n" + body);
+}
+
 inline ir::Program parse(const std::string& text) { return text::parse_program(text, "flatten_test.pto"); }
 
 inline ir::Program flatten(const ir::Program& p, backend::BackendInfo backend = backend::none()) {

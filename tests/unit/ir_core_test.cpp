@@ -4,15 +4,12 @@
 
 #include "tilewright/ir/mutate.hpp"
 #include "tilewright/ir/structural_equal.hpp"
+#include "ir_test_util.hpp"
 
 using namespace tilewright::ir;
 
 namespace {
-std::vector<Expr> dims(std::initializer_list<std::int64_t> ds) {
-  std::vector<Expr> out;
-  for (auto d : ds) out.push_back(make_int(d));
-  return out;
-}
+using ir_test::dims;
 Function unary_kernel(const char* op, std::int64_t rows) {
   Type t = make_tile_type(dims({rows, 4}), DataType::FP32, std::nullopt, MemorySpace::Vec);
   Expr x = make_var("x", t);

@@ -3,16 +3,13 @@
 
 #include "tilewright/pass/pipeline.hpp"
 #include "tilewright/passes/registry.hpp"
+#include "ir_test_util.hpp"
 
 using namespace tilewright;
 using pass::Property;
 
 namespace {
-std::vector<ir::Expr> dims(std::initializer_list<std::int64_t> ds) {
-  std::vector<ir::Expr> out;
-  for (auto d : ds) out.push_back(ir::make_int(d));
-  return out;
-}
+using ir_test::dims;
 ir::Program one_function(ir::Stmt body, std::vector<ir::Param> params = {}) {
   return ir::make_program("P", {ir::make_function(ir::FunctionNode{"k", std::move(params), {}, std::move(body),
                                                                    ir::FunctionType::InCore, {}, {}, {}, {}})});

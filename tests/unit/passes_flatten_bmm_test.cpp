@@ -24,10 +24,6 @@ using namespace flatten_test;
 
 namespace {
 
-// `def kernel(<signature>):` and its body, in a one-function InCore program.
-std::string kernel(const std::string& signature, const std::string& body) {
-  return program_text(incore + "    def kernel(" + signature + ":\n" + body);
-}
 
 // Hand-built IR: every call of `op` in the program's first function replaced by `edit(call)`.
 // The parser deduces each op's type, so these programs cannot be written as text.

@@ -14,9 +14,6 @@ using namespace flatten_test;
 
 namespace {
 
-std::string kernel(const std::string& signature, const std::string& body) {
-  return program_text(incore + "    def kernel(" + signature + ":\n" + body);
-}
 
 ir::Program flatten_with_budget(const ir::Program& p, std::uint64_t budget, backend::BackendInfo b = backend::none()) {
   pass::PassContext ctx;

@@ -5,15 +5,12 @@
 #include "tilewright/pass/verify.hpp"
 #include "tilewright/passes/fold_no_op_reshape/pass.hpp"
 #include "tilewright/passes/materialize_tensor_strides/pass.hpp"
+#include "ir_test_util.hpp"
 
 using namespace tilewright;
 
 namespace {
-std::vector<ir::Expr> dims(std::initializer_list<std::int64_t> ds) {
-  std::vector<ir::Expr> out;
-  for (auto d : ds) out.push_back(ir::make_int(d));
-  return out;
-}
+using ir_test::dims;
 ir::Type dn_tensor(std::vector<ir::Expr> shape, ir::TensorLayout layout = ir::TensorLayout::DN) {
   return ir::make_tensor_type(std::move(shape), ir::DataType::FP32, ir::TensorView{{}, {}, layout, ir::PadValue::null});
 }

@@ -12,6 +12,7 @@
 #include "tilewright/ir/type_map.hpp"
 #include "tilewright/pass/pass.hpp"
 #include "tilewright/rewrite/rewrite.hpp"
+#include "ir_test_util.hpp"
 
 namespace rw = tilewright::rewrite;
 using namespace ops_test;
@@ -28,7 +29,7 @@ ir::Span at_line(int line) { return ir::Span{std::make_shared<const std::string>
 ir::Stmt let_stmt(const ir::Expr& var, const ir::Expr& value, int line = -1) {
   return ir::make_stmt(ir::Assign{var, value}, line > 0 ? at_line(line) : ir::Span{});
 }
-ir::Expr var_for(const char* name, const ir::Expr& value) { return ir::make_var(name, value->type); }
+using ir_test::var_for;
 const ir::Call& call_of(const ir::Stmt& s) { return *ir::stmt_call(s); }
 const ops::Registry& builtin() { return ops::builtin_registry(); }
 

@@ -4,6 +4,7 @@
 #include "ops_test_util.hpp"
 #include "tilewright/pass/pass.hpp"
 #include "tilewright/rewrite/rewrite.hpp"
+#include "ir_test_util.hpp"
 
 using namespace ops_test;
 using namespace tilewright::rewrite;
@@ -13,7 +14,7 @@ namespace {
 
 ir::Expr f32(double v) { return ir::make_float(v, DataType::FP32); }
 ir::Stmt let(const ir::Expr& var, const ir::Expr& value) { return ir::make_stmt(ir::Assign{var, value}); }
-ir::Expr var_for(const char* name, const ir::Expr& value) { return ir::make_var(name, value->type); }
+using ir_test::var_for;
 
 constexpr auto muls_by_one = rule("fold-muls-by-one", call<"tile.muls">(_x, const_float(1.0)), _x);
 
