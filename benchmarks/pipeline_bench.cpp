@@ -44,6 +44,7 @@
 
 #include "allocation_counter.hpp"
 #include "callgrind.hpp"
+#include "identity_walk.hpp"
 #include "kernel_generator.hpp"
 
 namespace {
@@ -127,17 +128,7 @@ void measure(benchmark::State& state, std::size_t statements, Op&& op) {
   state.counters["peak/stmt"] = C(static_cast<double>(after.peak - before.live) / n);
 }
 
-// The identity walk: what any Mutator-based pass costs before it rewrites anything.
-ir::Program identity_walk(const ir::Program& program) {
-  std::vector<ir::Function> functions;
-  functions.reserve(program->functions.size());
-  for (const auto& f : program->functions) {
-    ir::IdentityMutator m;
-    functions.push_back(m.mutate_function(f));
-  }
-  return functions == program->functions ? program
-                                         : ir::make_program(program->name, std::move(functions));
-}
+using bench::identity_walk;
 
 void bm_build(benchmark::State& state, Workload w, std::size_t n) {
   const std::size_t statements = Input::get(w, n).statements();
@@ -272,6 +263,9 @@ void register_pass(const Pass& pass, Workload w) {
   register_pass(passes::flatten_tile_nd_to_2d, nd);
   register_pass(passes::canonicalize_tile_slice, slices);
   register_pass(passes::canonicalize_tile_slice, chain);
+  register_pass_on_perf_files(passes::materialize_tensor_strides);
+  register_pass_on_perf_files(passes::fold_no_op_reshape);
+  register_pass_on_perf_files(passes::flatten_tile_nd_to_2d);
   register_pass_on_perf_files(passes::canonicalize_tile_slice);
   return true;
 }();
