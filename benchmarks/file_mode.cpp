@@ -102,10 +102,9 @@ Sample measure_stage(int repeat, std::size_t statements, Op&& op) {
   return s;
 }
 
-void print_row(std::string_view stage, const Sample& s, std::string_view note = {}) {
-  std::printf("  %-34.*s %11.3f %11.3f %12.1f %11.2f%s%.*s\n", static_cast<int>(stage.size()), stage.data(),
-              s.best_ms, s.median_ms, s.bytes_per_stmt, s.allocs_per_stmt, note.empty() ? "" : "  ",
-              static_cast<int>(note.size()), note.data());
+void print_row(const std::string& stage, const Sample& s, const std::string& note = {}) {
+  std::printf("  %-34s %11.3f %11.3f %12.1f %11.2f%s%s\n", stage.c_str(), s.best_ms, s.median_ms,
+              s.bytes_per_stmt, s.allocs_per_stmt, note.empty() ? "" : "  ", note.c_str());
 }
 
 // The pass a file is named after (`<factory>_<n>.pto`), if any.
@@ -153,7 +152,7 @@ int bench_file(const std::string& file, const FileOptions& o) {
       pass::PassContext ctx;
       return p.run(program, ctx);
     });
-    print_row(p.info.name, pass_sample, result == program ? "(changed nothing)" : "");
+    print_row(std::string(p.info.name), pass_sample, result == program ? "(changed nothing)" : "");
     print_row("  verify what it produced", measure_stage(o.repeat, statements, [&] {
                 return pass::verify(p.info.produced, result);
               }));

@@ -6,14 +6,15 @@
 // `Mutator` is the generic walker passes start from: it substitutes Vars (minting a new Var
 // when a Var's type changes, so every use sees one consistent replacement), and otherwise
 // rebuilds bottom-up. Derived classes override the `rewrite_*` hooks.
+#include <array>
 #include <cstdint>
 #include <optional>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "tilewright/ir/detail/reflect.hpp"
 #include "tilewright/ir/function.hpp"
+#include "tilewright/ir/node_map.hpp"
 
 namespace tilewright::ir {
 
@@ -52,8 +53,8 @@ void for_each_child_slot(T& field, F& f) {
 // The children a mapper changed, by their ordinal in the visiting order, waiting to be written
 // into the node's copy. One stack per thread is shared by the nested map_children calls of a
 // walk: a call pushes above the entries of the calls it is nested in and pops its own before
-// it returns, so once the stack has grown to the walk's depth nothing is allocated for nodes
-// that do not change.
+// it returns. A call whose children all come back the same never touches it, and once it has
+// grown to the walk's depth nothing is allocated for the nodes that do change either.
 struct changed_children {
   template <class C>
   struct entry {
@@ -76,22 +77,56 @@ struct changed_children {
   }
 };
 
-// Pops what one map_children call pushed, also when its mapper throws.
-struct changed_children_frame {
-  changed_children& stack;
-  std::size_t exprs, stmts, types;
-  explicit changed_children_frame(changed_children& s) noexcept
-      : stack(s), exprs(s.exprs.size()), stmts(s.stmts.size()), types(s.types.size()) {}
+// One map_children call's part of the stack, taken at the first changed child (the calls
+// nested in the earlier children have popped theirs by then, so the sizes are those at entry),
+// and popped when the call returns, also when its mapper throws.
+class changed_children_frame {
+ public:
+  changed_children_frame() = default;
   changed_children_frame(const changed_children_frame&) = delete;
   changed_children_frame& operator=(const changed_children_frame&) = delete;
+  // Inline and nearly free for the common call that changed nothing; the pop is out of line.
   ~changed_children_frame() {
-    stack.exprs.resize(exprs);
-    stack.stmts.resize(stmts);
-    stack.types.resize(types);
+    if (stack_) pop();
   }
-  [[nodiscard]] bool empty() const noexcept {
-    return stack.exprs.size() == exprs && stack.stmts.size() == stmts && stack.types.size() == types;
+
+  template <class C>
+  void push(std::uint32_t ordinal, C value) {
+    if (!stack_) {
+      stack_ = &changed_children::of_this_thread();
+      base_ = {stack_->exprs.size(), stack_->stmts.size(), stack_->types.size()};
+    }
+    stack_->of<C>().push_back({ordinal, std::move(value)});
   }
+  [[nodiscard]] bool empty() const noexcept { return stack_ == nullptr; }
+
+  // Writes the pushed children into `copy`, visited in the order they were pushed in.
+  template <class T>
+  void write_into(T& copy) {
+    std::uint32_t ordinal = 0;
+    std::array<std::size_t, 3> next = base_;
+    auto write = [&](auto& child) {
+      using C = std::remove_cvref_t<decltype(child)>;
+      auto& changed = stack_->of<C>();
+      std::size_t& i = next[std::is_same_v<C, Expr> ? 0 : std::is_same_v<C, Stmt> ? 1 : 2];
+      if (i < changed.size() && changed[i].ordinal == ordinal) child = std::move(changed[i++].value);
+      ++ordinal;
+    };
+    for_each_child_slot(copy, write);
+  }
+
+ private:
+#if defined(__GNUC__)
+  __attribute__((noinline))
+#endif
+  void pop() noexcept {
+    stack_->exprs.resize(base_[0]);
+    stack_->stmts.resize(base_[1]);
+    stack_->types.resize(base_[2]);
+  }
+
+  changed_children* stack_ = nullptr;
+  std::array<std::size_t, 3> base_{};
 };
 }  // namespace detail
 
@@ -100,31 +135,20 @@ struct changed_children_frame {
 // copied only when a child changed: an unchanged walk compares and allocates nothing.
 template <class T, class M>
 std::optional<T> map_children(const T& node, M&& m) {
-  auto& stack = detail::changed_children::of_this_thread();
-  detail::changed_children_frame frame{stack};
+  detail::changed_children_frame frame;
   std::uint32_t ordinal = 0;
   auto collect = [&](const auto& child) {
     using C = std::remove_cvref_t<decltype(child)>;
     if (child) {
       C next = m(child);
-      if (next != child) stack.of<C>().push_back({ordinal, std::move(next)});
+      if (next != child) frame.push(ordinal, std::move(next));
     }
     ++ordinal;
   };
   detail::for_each_child_slot(node, collect);
   if (frame.empty()) return std::nullopt;
-
   std::optional<T> copy(node);
-  ordinal = 0;
-  std::size_t next_expr = frame.exprs, next_stmt = frame.stmts, next_type = frame.types;
-  auto write = [&](auto& child) {
-    using C = std::remove_cvref_t<decltype(child)>;
-    auto& changed = stack.of<C>();
-    std::size_t& i = std::is_same_v<C, Expr> ? next_expr : std::is_same_v<C, Stmt> ? next_stmt : next_type;
-    if (i < changed.size() && changed[i].ordinal == ordinal) child = std::move(changed[i++].value);
-    ++ordinal;
-  };
-  detail::for_each_child_slot(*copy, write);
+  frame.write_into(*copy);
   return copy;
 }
 
@@ -136,14 +160,17 @@ class Mutator {
   Type operator()(const Type& t) { return self().mutate_type(t); }
 
   // Every later use of `from` becomes `to`.
-  void substitute(const Expr& from, Expr to) { remap_[from.get()] = std::move(to); }
+  void substitute(const Expr& from, Expr to) {
+    remap_[from.get()] = std::move(to);
+    ++generation_;  // what was found unchanged may read `from`
+  }
   [[nodiscard]] Expr substituted(const Expr& e) const {
     auto it = remap_.find(e.get());
     return it == remap_.end() ? nullptr : it->second;
   }
 
   Type mutate_type(const Type& t) {
-    if (!t) return t;
+    if (!t || has_no_children(*t)) return t;
     auto next = map_children(t->v, self());
     if (!next) return t;
     return dispatch(*next, [](auto& x) -> Type {
@@ -160,7 +187,17 @@ class Mutator {
   Expr mutate_expr(const Expr& e) {
     if (!e) return e;
     if (auto it = remap_.find(e.get()); it != remap_.end()) return it->second;
-    if (is_var_like(e) || as<MemRef>(e)) return self().mutate_definition(e);
+    if (is_var_like(e) || as<MemRef>(e)) {
+      UnchangedSlot& slot = unchanged_[slot_of(e.get())];
+      if (slot.generation == generation_ && slot.node == e) return e;
+      Expr out = self().mutate_definition(e);
+      if (out == e) slot = UnchangedSlot{e, generation_};
+      return out;
+    }
+    if (is_constant(e)) {  // no children: only the type can change
+      Type type = self().mutate_type(e->type);
+      return self().rewrite_expr(type == e->type ? e : make_expr(e->v, std::move(type), e->span), e);
+    }
     Expr rebuilt = rebuild_expr(e);
     return self().rewrite_expr(rebuilt, e);
   }
@@ -172,7 +209,7 @@ class Mutator {
     auto fields = map_children(e->v, self());
     if (type == e->type && !fields) return e;
     Expr fresh = make_expr(fields ? std::move(*fields) : e->v, std::move(type), e->span);
-    remap_[e.get()] = fresh;
+    substitute(e, fresh);
     return fresh;
   }
 
@@ -222,7 +259,36 @@ class Mutator {
 
  private:
   Derived& self() { return static_cast<Derived&>(*this); }
-  std::unordered_map<const ExprNode*, Expr> remap_;
+
+  static bool has_no_children(const TypeNode& t) noexcept {
+    return std::holds_alternative<ScalarType>(t.v) || std::holds_alternative<UnknownType>(t.v) ||
+           std::holds_alternative<MarkerType>(t.v) || std::holds_alternative<ArrayType>(t.v);
+  }
+  static bool is_constant(const Expr& e) noexcept {
+    return std::holds_alternative<ConstInt>(e->v) || std::holds_alternative<ConstFloat>(e->v) ||
+           std::holds_alternative<ConstBool>(e->v);
+  }
+
+  // Var and MemRef definitions found unchanged, so that their later uses do not walk their
+  // types again: a direct-mapped cache, which allocates nothing and forgets at will. An entry
+  // holds its node, so a freed node's address never aliases a live one, and counts only for
+  // the generation it was made in: every substitution starts a new one, since a definition
+  // found unchanged may read the substituted Var (a dynamic dim). This assumes what the
+  // walkers here do: mutate_definition's result depends on the node and the substitutions
+  // only (a mutator whose result depends on more keeps its own bindings, as ConvertToSSA does,
+  // and overrides mutate_expr).
+  struct UnchangedSlot {
+    Expr node;
+    std::uint64_t generation = 0;
+  };
+  static constexpr std::size_t unchanged_slots = 256;
+  static std::size_t slot_of(const ExprNode* node) noexcept {
+    return static_cast<std::size_t>((reinterpret_cast<std::uintptr_t>(node) * 0x9E3779B97F4A7C15ull) >> 56);
+  }
+
+  NodeMap<Expr> remap_;
+  std::array<UnchangedSlot, unchanged_slots> unchanged_{};
+  std::uint64_t generation_ = 1;
 };
 
 // A mutator with no overrides: the identity walk every pass is measured against.

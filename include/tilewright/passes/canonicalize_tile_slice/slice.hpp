@@ -11,7 +11,7 @@
 #include <string_view>
 
 #include "tilewright/ir/index_arith.hpp"
-#include "tilewright/passes/canonicalize_tile_slice/var_map.hpp"
+#include "tilewright/ir/node_map.hpp"
 
 namespace tilewright::passes::canonicalize {
 
@@ -60,7 +60,8 @@ struct Slice {
 
 // Key: the Var node. Values keep their own handles, so the maps never dangle.
 template <class T>
-using ByVar = VarMap<T>;
+using ByVar = ir::NodeMap<T>;
+using VarSet = ir::NodeSet;
 
 template <class T>
 const T* find_by_var(const ByVar<T>& map, const ir::Expr& e) noexcept {

@@ -166,6 +166,20 @@ inline void Parser::check_returns(const std::vector<Expr>& vals, const std::vect
                                   const Span& s) const {
   const auto& declared = fn_->returns;
   if (declared.empty()) return;  // printed functions without `->` may still return values
+  // `return r` of a function declared `-> tuple[A, B]`, r a Tuple[A, B] (what an Orchestration
+  // function gives back from a kernel call returning several values): checked element-wise.
+  if (vals.size() == 1 && declared.size() > 1)
+    if (auto* tuple = ir::as<ir::TupleType>(vals[0]->type); tuple && tuple->elements.size() == declared.size()) {
+      for (std::size_t i = 0; i < declared.size(); ++i) {
+        Reconciled r = reconcile_annotation(declared[i], tuple->elements[i]);
+        if (r.problem.empty()) continue;
+        fail(written[0].span, "element " + std::to_string(i + 1) + " of the tuple '" + fn_->name + "' returns has type " +
+                                  type_text(tuple->elements[i]) + ", but the function is declared to return " +
+                                  type_text(declared[i]) + " there: " + r.problem +
+                                  "; correct the return annotation or the value");
+      }
+      return;
+    }
   if (declared.size() != vals.size())
     fail(s, "'" + fn_->name + "' is declared to return " + std::to_string(declared.size()) +
                 (declared.size() == 1 ? " value" : " values") + " but this return gives " +

@@ -1,12 +1,12 @@
 #pragma once
-// The table CanonicalizeTileSlice keys by Var node: a flat open-addressing hash map.
+// A table keyed by expression node (a Var's identity): a flat open-addressing hash map.
 //
-// Every statement of the analysis probes a few of these tables, so they decide the pass's
-// speed on large bodies. A node-based std::unordered_map allocates one node per entry and
+// Walks probe such tables once or more per node (the Mutator's substitution, the analyses'
+// per-Var facts), so they decide a pass's speed on large bodies. A node-based std::unordered_map allocates one node per entry and
 // follows a pointer per probe; here the entries live in one dense array, in insertion order,
 // and a second array of (key, index) slots, at most half full, finds them by a multiplicative
 // hash of the node's address and linear probing; both are freed at once. Entries are only
-// ever added (the pass never forgets a Var), so there are no tombstones. Growth moves the
+// ever added (the pass never forgets a Var), so there are no tombstones; a value may be overwritten. Growth moves the
 // entries: a pointer into the table is valid until the next insertion, as for a vector.
 #include <algorithm>
 #include <bit>
@@ -17,12 +17,12 @@
 
 #include "tilewright/ir/fwd.hpp"
 
-namespace tilewright::passes::canonicalize {
+namespace tilewright::ir {
 
 template <class T>
-class VarMap {
+class NodeMap {
  public:
-  using key_type = const ir::ExprNode*;
+  using key_type = const ExprNode*;
   struct Entry {
     key_type first;
     T second;
@@ -107,7 +107,7 @@ class VarMap {
   int shift_ = 64;
 };
 
-// A set of Var nodes.
-using VarSet = VarMap<bool>;
+// A set of expression nodes.
+using NodeSet = NodeMap<bool>;
 
-}  // namespace tilewright::passes::canonicalize
+}  // namespace tilewright::ir
