@@ -1,5 +1,6 @@
 #pragma once
-// A table keyed by expression node (a Var's identity): a flat open-addressing hash map.
+// A table keyed by node address (a Var's identity, a type node): a flat open-addressing hash
+// map.
 //
 // Walks probe such tables once or more per node (the Mutator's substitution, the analyses'
 // per-Var facts), so they decide a pass's speed on large bodies. A node-based std::unordered_map allocates one node per entry and
@@ -19,10 +20,10 @@
 
 namespace tilewright::ir {
 
-template <class T>
-class NodeMap {
+template <class Key, class T>
+class PointerMap {
  public:
-  using key_type = const ExprNode*;
+  using key_type = Key;
   struct Entry {
     key_type first;
     T second;
@@ -107,7 +108,9 @@ class NodeMap {
   int shift_ = 64;
 };
 
-// A set of expression nodes.
+// Keyed by expression node; a set of expression nodes.
+template <class T>
+using NodeMap = PointerMap<const ExprNode*, T>;
 using NodeSet = NodeMap<bool>;
 
 }  // namespace tilewright::ir

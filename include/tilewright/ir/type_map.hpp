@@ -14,10 +14,10 @@
 //
 // MaterializeTensorStrides is one such mapper; FlattenTileNdTo2D's walker is another (its
 // rules run on top of the mapped types).
-#include <unordered_map>
 #include <utility>
 
 #include "tilewright/ir/mutate.hpp"
+#include "tilewright/ir/node_map.hpp"
 
 namespace tilewright::ir {
 
@@ -36,7 +36,7 @@ class TypeMappingMutator : public Mutator<Derived> {
   Type map_type(const Type& t) { return Mutator<Derived>::mutate_type(t); }
 
  private:
-  std::unordered_map<const TypeNode*, std::pair<Type, Type>> memo_;
+  PointerMap<const TypeNode*, std::pair<Type, Type>> memo_;  // flat: no node per entry
 };
 
 }  // namespace tilewright::ir
