@@ -1,6 +1,6 @@
 #pragma once
 // The text round-trip property that the fuzzer (parse_roundtrip_fuzz.cpp) and the replay test
-// (tests/unit/fuzz_replay_test.cpp) both check, so a reproducer means the same thing in
+// (tests/unit/corpus/fuzz_replay_test.cpp) both check, so a reproducer means the same thing in
 // both places:
 //
 //   text ──parse──▶ P1 ──print──▶ T1 ──parse──▶ P2 ──print──▶ T2

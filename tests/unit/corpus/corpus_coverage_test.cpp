@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "../fuzz/roundtrip_property.hpp"
+#include "../../fuzz/roundtrip_property.hpp"
 #include "corpus_coverage.hpp"
 
 namespace {

@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "../fuzz/roundtrip_property.hpp"
-#include "../fuzz/structured_mutator.hpp"
+#include "../../fuzz/roundtrip_property.hpp"
+#include "../../fuzz/structured_mutator.hpp"
 
 namespace {
 

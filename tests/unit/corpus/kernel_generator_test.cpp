@@ -1,6 +1,6 @@
 // The benchmark input generator (benchmarks/kernel_generator.hpp): sizes, determinism, the
 // text round trip, and that each workload is the input its pass expects and has work in.
-#include "../../benchmarks/kernel_generator.hpp"
+#include "../../../benchmarks/kernel_generator.hpp"
 
 #include <doctest/doctest.h>
 

@@ -8,7 +8,7 @@
 #include <thread>
 #include <vector>
 
-#include "ops_test_util.hpp"
+#include "ops/ops_test_util.hpp"
 #include "tilewright/ir/type_map.hpp"
 #include "tilewright/pass/pass.hpp"
 #include "tilewright/rewrite/rewrite.hpp"

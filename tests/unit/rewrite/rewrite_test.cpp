@@ -1,7 +1,7 @@
 // The rules framework: patterns, rules, rule sets, drivers (issue 4).
 #include <doctest/doctest.h>
 
-#include "ops_test_util.hpp"
+#include "ops/ops_test_util.hpp"
 #include "tilewright/pass/pass.hpp"
 #include "tilewright/rewrite/rewrite.hpp"
 #include "ir_test_util.hpp"
