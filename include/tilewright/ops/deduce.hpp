@@ -15,6 +15,7 @@
 
 #include "tilewright/ir/diagnostic.hpp"
 #include "tilewright/ir/expr.hpp"
+#include "tilewright/ir/expr_text.hpp"
 #include "tilewright/math/checked.hpp"
 #include "tilewright/ops/registry.hpp"
 
@@ -29,38 +30,8 @@ using ir::TileView;
 
 // ---- text for messages -------------------------------------------------------------------
 
-inline std::string expr_text(const Expr& e) {
-  if (!e) return "?";
-  if (auto c = ir::const_int(e)) return std::to_string(*c);
-  if (auto* f = ir::as<ir::ConstFloat>(e)) return std::to_string(f->value);
-  if (auto* b = ir::as<ir::ConstBool>(e)) return b->value ? "True" : "False";
-  if (ir::is_var_like(e) || ir::as<ir::MemRef>(e)) {
-    auto n = ir::name_hint(e);
-    return n.empty() ? std::string("<var>") : std::string(n);
-  }
-  if (auto* b = ir::as<ir::Binary>(e)) {
-    static constexpr std::string_view sym[] = {"+",  "-",  "*",  "//", "%",   "/",  "min", "max",
-                                               "**", "==", "!=", "<",  "<=",  ">",  ">=",  "and",
-                                               "or", "xor", "&", "|",  "^",   "<<", ">>"};
-    auto s = sym[static_cast<std::size_t>(b->op)];
-    if (b->op == ir::BinaryOp::Min || b->op == ir::BinaryOp::Max)
-      return std::string(s) + "(" + expr_text(b->lhs) + ", " + expr_text(b->rhs) + ")";
-    return expr_text(b->lhs) + " " + std::string(s) + " " + expr_text(b->rhs);
-  }
-  if (auto* t = ir::as<ir::MakeTuple>(e)) {
-    std::string out = "[";
-    for (std::size_t i = 0; i < t->elements.size(); ++i)
-      out += (i ? ", " : "") + expr_text(t->elements[i]);
-    return out + "]";
-  }
-  return "<expr>";
-}
-
-inline std::string dims_text(const std::vector<Expr>& dims) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < dims.size(); ++i) out += (i ? ", " : "") + expr_text(dims[i]);
-  return out + "]";
-}
+using ir::dims_text;
+using ir::expr_text;
 
 inline std::string type_text(const Type& t) {
   if (!t) return "<no type>";

@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "tilewright/backend/backend.hpp"
+#include "tilewright/ops/deduce.hpp"
 #include "tilewright/ops/tile_matmul.hpp"
 #include "tilewright/passes/flatten_tile_nd_to_2d/acc_packing.hpp"
 #include "tilewright/passes/flatten_tile_nd_to_2d/batch_geometry.hpp"

@@ -13,15 +13,15 @@
 
 #include "tilewright/ir/diagnostic.hpp"
 #include "tilewright/ir/expr.hpp"
+#include "tilewright/ir/expr_text.hpp"
 #include "tilewright/ir/geometry.hpp"
 #include "tilewright/ir/index_arith.hpp"
-#include "tilewright/ops/deduce.hpp"
 
 namespace tilewright::passes::flatten {
 
 inline constexpr std::string_view pass_name = "FlattenTileNdTo2D";
 
-using ops::deduce::dims_text;
+using ir::dims_text;
 
 // True for a tile type the pass rewrites: rank > 2 with every physical dim constant.
 inline bool is_flattenable(const ir::TileType& t) noexcept {

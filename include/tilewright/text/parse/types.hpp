@@ -291,7 +291,7 @@ inline void Parser::check_extents(const std::vector<Expr>& shape, ir::DataType d
     if (*c < 0) fail(at, "a dimension of " + std::string(owner) + " cannot be negative, got " + std::to_string(*c));
     auto next = math::checked_mul(bytes, *c);
     if (!next)
-      fail(at, "the dimensions of " + std::string(owner) + " overflow: " + dims_text_of(shape) + " of pl." +
+      fail(at, "the dimensions of " + std::string(owner) + " overflow: " + ir::dims_text(shape) + " of pl." +
                    std::string(ir::name_of(dt)) + " holds more than 2^63 bytes");
     bytes = *next;
   }

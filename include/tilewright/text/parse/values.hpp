@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "tilewright/ir/expr_text.hpp"
 #include "tilewright/ir/function.hpp"
 #include "tilewright/text/lexer.hpp"
 
@@ -94,22 +95,10 @@ inline int edit_distance(std::string_view a, std::string_view b, int cap) {
   return prev[static_cast<std::size_t>(lb)];
 }
 
-inline std::string dim_text(const Expr& e) {
-  if (auto c = ir::const_int(e)) return std::to_string(*c);
-  if (ir::is_var_like(e)) return std::string(ir::name_hint(e));
-  return "?";
-}
-
-inline std::string dims_text_of(const std::vector<Expr>& s) {
-  std::string o = "[";
-  for (std::size_t i = 0; i < s.size(); ++i) o += (i ? ", " : "") + dim_text(s[i]);
-  return o + "]";
-}
-
 // A compact spelling for diagnostics ("pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec]").
 inline std::string type_text(const Type& t) {
   if (!t) return "<none>";
-  auto dims = [](const std::vector<Expr>& s) { return dims_text_of(s); };
+  auto dims = [](const std::vector<Expr>& s) { return ir::dims_text(s); };
   auto dt = [](ir::DataType d) { return "pl." + std::string(ir::name_of(d)); };
   return ir::dispatch(
       t->v, ir::overloaded{

@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "tilewright/ops/deduce.hpp"
 #include "tilewright/ops/tile_matmul.hpp"
 #include "tilewright/passes/flatten_tile_nd_to_2d/batch_geometry.hpp"
 #include "tilewright/passes/flatten_tile_nd_to_2d/context.hpp"
