@@ -101,3 +101,41 @@ TEST_CASE("a mutator that changes a type mints one new Var used everywhere") {
   CHECK(as<Return>(stmts[1])->values[0] == assign->var);
   CHECK(as<TileType>(param->type)->shape.size() == 1);
 }
+
+TEST_CASE("Mutator: a definition found unchanged is looked at again after a substitution it reads") {
+  // x's type reads the dynamic dim N. The walk meets x unchanged and remembers it; once N is
+  // substituted, a later use of x must see the new type, as one re-minted Var for every use.
+  struct Walk : Mutator<Walk> {};
+  Expr n = make_var("N", scalar_type(DataType::INDEX));
+  Expr m = make_var("M", scalar_type(DataType::INDEX));
+  Expr x = make_var("x", make_tile_type({n, make_int(16)}, DataType::FP32, std::nullopt, MemorySpace::Vec));
+  Walk walk;
+  CHECK(walk.mutate_expr(x) == x);
+  CHECK(walk.mutate_expr(x) == x);
+  walk.substitute(n, m);
+  Expr retyped = walk.mutate_expr(x);
+  REQUIRE(retyped != x);
+  CHECK(as<TileType>(retyped->type)->shape[0] == m);
+  CHECK(walk.mutate_expr(x) == retyped);
+}
+
+TEST_CASE("map_children: changed children of every kind land in their own slots; none changed, no copy") {
+  // args, a kwarg holding an Expr and the call's type are visited in one order; only the
+  // substituted ones are replaced.
+  struct Walk : Mutator<Walk> {};
+  Type t = make_tile_type(dims({8, 4}), DataType::FP32, std::nullopt, MemorySpace::Vec);
+  Expr a = make_var("a", t), b = make_var("b", t), c = make_var("c", scalar_type(DataType::INDEX));
+  Expr b2 = make_var("b2", t), c2 = make_var("c2", scalar_type(DataType::INDEX));
+  Expr call = make_call(intern_op("tile.add"), {a, b}, Kwargs{{"k", AttrValue{c}}}, t);
+  Walk same;
+  CHECK_FALSE(map_children(call->v, same).has_value());
+  Walk walk;
+  walk.substitute(b, b2);
+  walk.substitute(c, c2);
+  auto rebuilt = map_children(call->v, walk);
+  REQUIRE(rebuilt.has_value());
+  const Call& out = std::get<Call>(*rebuilt);
+  CHECK(out.args[0] == a);
+  CHECK(out.args[1] == b2);
+  CHECK(std::get<Expr>(out.kwargs[0].second) == c2);
+}
