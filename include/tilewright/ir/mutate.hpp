@@ -32,6 +32,9 @@ void for_each_child_slot(T& field, F& f) {
   using U = std::remove_const_t<T>;
   if constexpr (std::is_same_v<U, Expr> || std::is_same_v<U, Stmt> || std::is_same_v<U, Type>) {
     f(field);
+  } else if constexpr (std::is_same_v<U, BufferRef>) {
+    using E = std::conditional_t<std::is_const_v<T>, const Expr, Expr>;
+    f(static_cast<E&>(field));
   } else if constexpr (std::is_same_v<U, AttrValue>) {
     if (auto* e = std::get_if<Expr>(&field)) f(*e);
     else if (auto* v = std::get_if<std::vector<Expr>>(&field))

@@ -1,17 +1,23 @@
 #pragma once
-// Structural equality and hashing.
+// Structural equality and hashing, and the one type equality of the library.
 //
-// Definitions are matched to definitions: the first time a Var of each side is met the two
-// are paired (after their types compare equal), and from then on each may only meet its
-// partner. Names, spans and comments are ignored; kwargs and attrs compare as unordered
-// maps; INDEX and INT64 constants compare equal; buffer references (memref) on tensor and
-// tile types are allocation details and are not compared — all as upstream's
-// assert_structural_equal does.
+// One comparator, two ways of matching Vars:
+//  * by definition (structural_equal, the default): the first time a Var of each side is met
+//    the two are paired (after their types compare equal), and from then on each may only
+//    meet its partner: two programs that differ only in names are equal;
+//  * by identity (same_type): a Var is equal only to itself. A type's symbolic dim names a
+//    Var defined outside the type, so `[n, 16]` and `[m, 16]` are two types even though `n`
+//    and `m` are both INDEX scalars.
+// Both ignore names, spans and comments, compare kwargs and attrs as unordered maps and take
+// INDEX and INT64 constants as one value. Buffer references (BufferRef fields: the memref of a
+// tensor or tile type) are allocation details: structural_equal leaves them out, as upstream's
+// assert_structural_equal does; same_type compares them unless told Buffers::ignored.
 #include <cstdint>
 #include <cstring>
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -21,8 +27,19 @@
 
 namespace tilewright::ir {
 
+enum class VarMatch : std::uint8_t { by_definition, by_identity };
+enum class Buffers : std::uint8_t { ignored, compared };
+
+struct EqualityOptions {
+  VarMatch vars = VarMatch::by_definition;
+  Buffers buffers = Buffers::ignored;
+};
+
 class StructuralEqual {
  public:
+  StructuralEqual() = default;
+  explicit StructuralEqual(EqualityOptions options) noexcept : options_(options) {}
+
   // The first difference found, as a path and a reason, e.g.
   // "function k / body / stmt 3 / value / args 1: ConstInt 4 vs 5".
   [[nodiscard]] const std::string& first_difference() const noexcept { return difference_; }
@@ -37,15 +54,33 @@ class StructuralEqual {
   bool operator()(const Type& a, const Type& b) { return eq(a, b); }
 
  private:
+  // One step of the path to the node being compared: `prefix` + `name`, or `[index]`. Kept
+  // as views (into string literals and the nodes compared) and spelled only on a difference,
+  // so that a comparison that succeeds allocates nothing for its path.
+  struct Segment {
+    std::string_view prefix;
+    std::string_view name;
+    std::size_t index = static_cast<std::size_t>(-1);
+  };
+
+  EqualityOptions options_;
   std::unordered_map<const ExprNode*, const ExprNode*> left_to_right_, right_to_left_;
-  std::vector<std::string> path_;
+  std::vector<Segment> path_;
   std::string difference_;
   std::vector<std::pair<const Span*, const Span*>> located_;  // statements/functions being compared
   std::pair<Span, Span> where_;
 
   bool fail(const std::string& why) {
     if (difference_.empty()) {
-      for (const auto& p : path_) difference_ += p + " / ";
+      for (const auto& p : path_) {
+        if (p.index != static_cast<std::size_t>(-1)) {
+          difference_ += "[" + std::to_string(p.index) + "]";
+        } else {
+          difference_ += p.prefix;
+          difference_ += p.name;
+        }
+        difference_ += " / ";
+      }
       difference_ += why;
       for (auto it = located_.rbegin(); it != located_.rend(); ++it)
         if (it->first->known() || it->second->known()) {
@@ -63,11 +98,15 @@ class StructuralEqual {
     return ok;
   }
   template <class F>
-  bool at(std::string segment, F&& f) {
-    path_.push_back(std::move(segment));
+  bool at(Segment segment, F&& f) {
+    path_.push_back(segment);
     bool ok = f();
     path_.pop_back();
     return ok;
+  }
+  template <class F>
+  bool at(std::string_view name, F&& f) {
+    return at(Segment{{}, name}, std::forward<F>(f));
   }
 
   // ---- leaves ----
@@ -85,8 +124,11 @@ class StructuralEqual {
              std::is_same_v<T, EnumText>)
   bool eq(const T& a, const T& b) {
     if (a == b) return true;
-    if constexpr (std::is_integral_v<T>) return fail(std::to_string(a) + " vs " + std::to_string(b));
+    if constexpr (std::is_same_v<T, bool>) return fail(a ? "true vs false" : "false vs true");
+    else if constexpr (std::is_integral_v<T>) return fail(std::to_string(a) + " vs " + std::to_string(b));
     else if constexpr (std::is_same_v<T, std::string>) return fail("'" + a + "' vs '" + b + "'");
+    else if constexpr (requires { enum_names(a); })
+      return fail(std::string(name_of(a)) + " vs " + std::string(name_of(b)));
     else return fail("values differ");
   }
   template <class T>
@@ -94,7 +136,7 @@ class StructuralEqual {
     if (a.size() != b.size())
       return fail("length " + std::to_string(a.size()) + " vs " + std::to_string(b.size()));
     for (std::size_t i = 0; i < a.size(); ++i)
-      if (!at("[" + std::to_string(i) + "]", [&] { return eq(a[i], b[i]); })) return false;
+      if (!at(Segment{{}, {}, i}, [&] { return eq(a[i], b[i]); })) return false;
     return true;
   }
   template <class T>
@@ -125,16 +167,10 @@ class StructuralEqual {
   }
 
   // ---- types ----
-  bool eq(const TensorType& a, const TensorType& b) {
-    return at("shape", [&] { return eq(a.shape, b.shape); }) && eq(a.dtype, b.dtype) &&
-           at("view", [&] { return eq(a.view, b.view); }) &&
-           (a.distributed == b.distributed || fail("distributed vs plain tensor"));
-  }
-  bool eq(const TileType& a, const TileType& b) {
-    return at("shape", [&] { return eq(a.shape, b.shape); }) &&
-           (a.dtype == b.dtype || fail(std::string("dtype ") + std::string(name_of(a.dtype)) + " vs " + std::string(name_of(b.dtype)))) &&
-           at("view", [&] { return eq(a.view, b.view); }) &&
-           at("memory", [&] { return eq(a.memory, b.memory); });
+  // Tensor and tile types compare field by field (the reflected overload); the buffer field
+  // takes part only when asked.
+  bool eq(const BufferRef& a, const BufferRef& b) {
+    return options_.buffers == Buffers::ignored || eq(static_cast<const Expr&>(a), static_cast<const Expr&>(b));
   }
   bool eq(const Type& a, const Type& b) {
     if (a == b) return true;
@@ -145,6 +181,11 @@ class StructuralEqual {
 
   // ---- expressions ----
   bool eq_var(const Expr& a, const Expr& b) {
+    if (options_.vars == VarMatch::by_identity) {
+      if (a == b) return true;
+      return fail("variable '" + std::string(name_hint(a)) + "' vs '" + std::string(name_hint(b)) +
+                  "' (two definitions)");
+    }
     auto l = left_to_right_.find(a.get());
     auto r = right_to_left_.find(b.get());
     if (l != left_to_right_.end() || r != right_to_left_.end()) {
@@ -155,7 +196,7 @@ class StructuralEqual {
     left_to_right_.emplace(a.get(), b.get());
     right_to_left_.emplace(b.get(), a.get());
     if (a == b) return true;
-    return at("type of " + std::string(name_hint(a)), [&] { return eq(a->type, b->type); });
+    return at(Segment{"type of ", name_hint(a)}, [&] { return eq(a->type, b->type); });
   }
   bool eq(const Expr& a, const Expr& b) {
     // Vars are never short-cut by identity: the same Var on both sides must still be
@@ -186,7 +227,7 @@ class StructuralEqual {
     if (a == b) return true;
     if (!a || !b) return fail(a ? "statement vs nothing" : "nothing vs statement");
     if (a->v.index() != b->v.index()) return fail("statement kinds differ");
-    if (auto* x = as<For>(a)) {
+    if (auto* x = as<For>(a); x && options_.vars == VarMatch::by_definition) {
       // A loop index is INDEX or INT64 depending on how its bounds were spelled.
       const For& y = *as<For>(b);
       auto* ta = as<ScalarType>(x->loop_var->type);
@@ -211,7 +252,7 @@ class StructuralEqual {
   }
   bool eq(const Function& a, const Function& b) {
     if (a == b) return true;
-    return at("function " + a->name, [&] { return located(a->span, b->span, [&] { return eq(*a, *b); }); });
+    return at(Segment{"function ", a->name}, [&] { return located(a->span, b->span, [&] { return eq(*a, *b); }); });
   }
   bool eq(const Program& a, const Program& b) {
     if (a == b) return true;
@@ -233,9 +274,13 @@ std::optional<std::string> structural_difference(const T& a, const T& b) {
 }
 
 // ---- hashing ----------------------------------------------------------------------------
-// Consistent with structural_equal: Vars hash by the order in which they are first met.
+// Consistent with StructuralEqual under the same options: matched by definition, Vars hash by
+// the order in which they are first met; by identity, by address.
 class StructuralHash {
  public:
+  StructuralHash() = default;
+  explicit StructuralHash(EqualityOptions options) noexcept : options_(options) {}
+
   std::size_t operator()(const Program& p) { return (h(p->functions), seed_); }
   std::size_t operator()(const Function& f) { return (h(*f), seed_); }
   std::size_t operator()(const Stmt& s) { return (h(s), seed_); }
@@ -243,6 +288,7 @@ class StructuralHash {
   std::size_t operator()(const Type& t) { return (h(t), seed_); }
 
  private:
+  EqualityOptions options_;
   std::size_t seed_ = 0x9e3779b97f4a7c15ull;
   std::unordered_map<const ExprNode*, std::size_t> vars_;
 
@@ -269,7 +315,7 @@ class StructuralHash {
     // Order-independent: sum of per-entry hashes.
     std::size_t sum = 0;
     for (const auto& [k, v] : kw) {
-      StructuralHash sub;
+      StructuralHash sub(options_);
       sub.vars_ = vars_;
       sub.h(k);
       sub.h(v);
@@ -277,14 +323,16 @@ class StructuralHash {
     }
     mix(sum);
   }
-  void h(const TensorType& t) { h(t.shape); h(t.dtype); h(t.view); h(t.distributed); }
-  void h(const TileType& t) { h(t.shape); h(t.dtype); h(t.view); h(t.memory); }
+  void h(const BufferRef& b) {
+    if (options_.buffers == Buffers::compared) h(static_cast<const Expr&>(b));
+  }
   void h(const Type& t) { if (!t) return mix(0); mix(t->v.index()); dispatch(t->v, [&](const auto& x) { h(x); }); }
   void h(const Expr& e) {
     if (!e) return mix(0);
     mix(e->v.index());
     if (auto* c = as<ConstInt>(e)) return mix(static_cast<std::size_t>(c->value));
     if (is_var_like(e)) {
+      if (options_.vars == VarMatch::by_identity) return mix(std::hash<const ExprNode*>{}(e.get()));
       auto [it, fresh] = vars_.emplace(e.get(), vars_.size());
       mix(it->second);
       if (fresh) h(e->type);
@@ -301,6 +349,28 @@ class StructuralHash {
 template <class T>
 std::size_t structural_hash(const T& node) {
   return StructuralHash{}(node);
+}
+
+// ---- the type equality ------------------------------------------------------------------
+// Whether `a` and `b` are one type: every field, symbolic dims by the Var they name, buffer
+// references unless `buffers` is Buffers::ignored. This is the question "may a value of
+// type `b` stand where `a` is declared" that the parser (a reassigned name keeps its Var) and
+// the passes (does a rewritten value still fit its Var) ask.
+inline bool same_type(const Type& a, const Type& b, Buffers buffers = Buffers::compared) {
+  if (a == b) return true;
+  return StructuralEqual({VarMatch::by_identity, buffers})(a, b);
+}
+// Why they are not, as a path and a reason ("shape / [0]: variable 'n' vs 'm' (two
+// definitions)"), or nullopt when they are one type.
+inline std::optional<std::string> type_difference(const Type& a, const Type& b,
+                                                  Buffers buffers = Buffers::compared) {
+  StructuralEqual cmp({VarMatch::by_identity, buffers});
+  if (a == b || cmp(a, b)) return std::nullopt;
+  return cmp.first_difference();
+}
+// A hash consistent with same_type: types that are one type hash alike.
+inline std::size_t type_hash(const Type& t, Buffers buffers = Buffers::compared) {
+  return StructuralHash({VarMatch::by_identity, buffers})(t);
 }
 
 }  // namespace tilewright::ir

@@ -6,6 +6,7 @@
 #include <boost/hana/define_struct.hpp>
 #include <cstdint>
 #include <optional>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -13,6 +14,16 @@
 #include "tilewright/ir/fwd.hpp"
 
 namespace tilewright::ir {
+
+// A buffer reference (a MemRef expression) on a tensor or tile type. It is an Expr in every
+// way; its own type says "allocation detail", so that the equalities which leave allocation
+// out (structural_equal, same_type(..., Buffers::ignored)) know the field by its type and
+// need no special case per type kind.
+struct BufferRef : Expr {
+  using Expr::Expr;
+  BufferRef() = default;
+  BufferRef(Expr e) noexcept : Expr(std::move(e)) {}  // NOLINT(google-explicit-constructor)
+};
 
 struct UnknownType {
   BOOST_HANA_DEFINE_STRUCT(UnknownType);
@@ -31,7 +42,7 @@ struct TensorView {
 // preserve the flag, the memref and the view when they rebuild one.
 struct TensorType {
   BOOST_HANA_DEFINE_STRUCT(TensorType, (std::vector<Expr>, shape), (DataType, dtype),
-                           (std::optional<TensorView>, view), (Expr, memref),
+                           (std::optional<TensorView>, view), (BufferRef, memref),
                            (bool, distributed));
 };
 
@@ -44,7 +55,7 @@ struct TileView {
 struct TileType {
   BOOST_HANA_DEFINE_STRUCT(TileType, (std::vector<Expr>, shape), (DataType, dtype),
                            (std::optional<TileView>, view), (std::optional<MemorySpace>, memory),
-                           (Expr, memref));
+                           (BufferRef, memref));
 };
 
 struct ArrayType {

@@ -139,7 +139,7 @@ class Rewriter {
     if (auto* a = ir::as<ir::Assign>(now)) {
       ir::Expr var = a->var;
       ir::Type type = with_memref(value->type, var->type);
-      if (!ir::structural_equal(type, var->type)) {
+      if (!ir::same_type(type, var->type, ir::Buffers::ignored)) {
         var = ir::make_expr(var->v, std::move(type), var->span);
         rebind(original_var(), var);
       }

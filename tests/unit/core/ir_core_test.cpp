@@ -77,6 +77,48 @@ TEST_CASE("structural equality: a use bound to a different definition is a diffe
   CHECK_FALSE(structural_equal(f(a), f(b)));
 }
 
+TEST_CASE("same_type: symbolic dims by the Var they name, buffers compared unless ignored") {
+  Type index = scalar_type(DataType::INDEX);
+  Expr n = make_var("n", index), m = make_var("m", index);
+  auto tile = [](std::vector<Expr> shape, Expr memref = nullptr) {
+    return make_tile_type(std::move(shape), DataType::FP32, std::nullopt, MemorySpace::Vec, std::move(memref));
+  };
+  // Two different dynamic dims: alpha-equivalence pairs n with m, the type equality does not.
+  CHECK(structural_equal(tile({n, make_int(16)}), tile({m, make_int(16)})));
+  CHECK_FALSE(same_type(tile({n, make_int(16)}), tile({m, make_int(16)})));
+  auto why = type_difference(tile({n, make_int(16)}), tile({m, make_int(16)}));
+  REQUIRE(why);
+  CHECK(why->find("shape / [0] / variable 'n' vs 'm'") != std::string::npos);
+  CHECK(same_type(tile({n, make_int(16)}), tile({n, make_int(16, DataType::INT64)})));
+  CHECK(type_hash(tile({n, make_int(16)})) == type_hash(tile({n, make_int(16)})));
+  CHECK(type_hash(tile({n, make_int(16)})) != type_hash(tile({m, make_int(16)})));
+
+  // A buffer reference is an allocation detail: structural_equal and Buffers::ignored leave it
+  // out, the exact equality does not; the hash follows the equality it is asked for.
+  Expr base = make_var("mem_vec_0", make_type(MarkerType{Marker::Ptr}));
+  auto buffer = [&](std::int64_t offset) {
+    return make_expr(MemRef{base, make_int(offset), 1024, false, 1, nullptr}, make_type(MarkerType{Marker::MemRefType}));
+  };
+  Type at0 = tile(dims({16, 16}), buffer(0)), at512 = tile(dims({16, 16}), buffer(512));
+  CHECK(structural_equal(at0, at512));
+  CHECK(same_type(at0, at512, Buffers::ignored));
+  CHECK(type_hash(at0, Buffers::ignored) == type_hash(at512, Buffers::ignored));
+  CHECK_FALSE(same_type(at0, at512));
+  CHECK(same_type(at0, tile(dims({16, 16}), buffer(0))));
+  auto where = type_difference(at0, at512);
+  REQUIRE(where);
+  CHECK(where->find("memref / offset") != std::string::npos);
+  CHECK(where->find("0 vs 512") != std::string::npos);
+  CHECK_FALSE(same_type(at0, tile(dims({16, 16}))));
+}
+
+TEST_CASE("structural equality: a difference in an enum field names both members") {
+  auto tile = [](DataType dt) { return make_tile_type(dims({4, 4}), dt, std::nullopt, MemorySpace::Vec); };
+  auto diff = structural_difference(tile(DataType::FP16), tile(DataType::FP32));
+  REQUIRE(diff);
+  CHECK(diff->find("dtype / FP16 vs FP32") != std::string::npos);
+}
+
 TEST_CASE("the identity mutator returns the very same nodes") {
   Function f = unary_kernel("tile.exp", 6);
   IdentityMutator m;

@@ -496,7 +496,7 @@ TEST_CASE("parser: regressions found by the parse/print fuzzer") {
         "pl.Tensor[[4, 4], pl.FP32]; use a new name");
   CHECK(parser_error_of(program("        y = x\n        y: pl.Tensor[[16, 16], pl.FP32, pl.TensorView(stride=[1, 16], "
                          "layout=pl.TensorLayout.DN)] = x\n"))
-            .find("(their views or buffers differ)") != std::string::npos);
+            .find("(their views or buffers differ: view / absent vs present)") != std::string::npos);
   // `a = 7` on an INT32 `a` takes a's dtype, as the printed annotation would.
   auto p = parse(program("        a: pl.Scalar[pl.INT32] = pl.const(1, pl.INT32)\n        a = 7\n        return a\n"));
   auto st = body(fn(p, "f"));

@@ -367,7 +367,7 @@ class SsaRewriter : public ir::Mutator<SsaRewriter> {
     for (const auto& p : function_.params) {
       if (p.direction != ir::ParamDirection::Out && p.direction != ir::ParamDirection::InOut) continue;
       const ir::Expr* now = bindings_.find(p.var.get());
-      if (now && ir::StructuralEqual{}((*now)->type, t)) return *now;
+      if (now && ir::same_type((*now)->type, t, ir::Buffers::ignored)) return *now;
     }
     return nullptr;
   }

@@ -238,7 +238,7 @@ class CarrySettler : public ir::Mutator<CarrySettler> {
       const ir::IterArg& ia = *ir::as<ir::IterArg>(e);
       ir::Expr init = mutate_expr(ia.init);
       if (auto d = decisions_.find(e.get()); d != decisions_.end()) init = narrowed_seed(e, d->second, prologue);
-      if (!init->type || ir::structural_equal(init->type, e->type)) continue;
+      if (!init->type || ir::same_type(init->type, e->type, ir::Buffers::ignored)) continue;
       substitute(e, ir::make_iter_arg(ia.name.text, init->type, init, e->span));
     }
     ir::Stmt rebuilt = ir::Mutator<CarrySettler>::mutate_stmt(s);
@@ -290,9 +290,9 @@ class CarrySettler : public ir::Mutator<CarrySettler> {
     if (info && was && operands_moved(*c, *was)) value = call(c->callee.op, c->args, c->kwargs, value->span, c, value->type);
     else if (info) value = with_stated_memory(*info, value);
     const ir::Type settled = value->type ? stated_storage(value->type, now.var->type) : nullptr;
-    if (value == now.value && (!settled || ir::structural_equal(settled, now.var->type))) return rebuilt;
+    if (value == now.value && (!settled || ir::same_type(settled, now.var->type, ir::Buffers::ignored))) return rebuilt;
     ir::Expr var = now.var;
-    if (settled && !ir::structural_equal(settled, var->type)) {
+    if (settled && !ir::same_type(settled, var->type, ir::Buffers::ignored)) {
       var = ir::make_expr(var->v, settled, var->span);
       substitute(before.var, var);
     }
@@ -356,7 +356,7 @@ class CarrySettler : public ir::Mutator<CarrySettler> {
     bool changed = false;
     for (std::size_t i = 0; i < results.size(); ++i) {
       const ir::Type& t = types[i];
-      if (!t || ir::structural_equal(t, results[i]->type)) continue;
+      if (!t || ir::same_type(t, results[i]->type, ir::Buffers::ignored)) continue;
       ir::Expr fresh = ir::make_expr(results[i]->v, t, results[i]->span);
       substitute(results[i], fresh);
       node.return_vars[i] = std::move(fresh);

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "tilewright/ir/structural_equal.hpp"
 #include "tilewright/text/parse/annotations.hpp"
 #include "tilewright/text/parse/parser_class.hpp"
 
@@ -303,11 +304,11 @@ inline Expr Parser::define(const Token& name, const Type& t, bool ptr) {
     // The Var is reused, so its one type must fit every value it is given: the printer
     // writes that type as the annotation of each assignment (upstream rejects a change too).
     const Type& old = it->second->type;
-    if (!same_type(old, t)) {
+    if (auto difference = ir::type_difference(old, t)) {
       std::string was = type_text(old), now = type_text(t);
       fail(name.span, "'" + name.text + "' was defined with type " + was +
                           " and cannot be reassigned a value of type " + now +
-                          (was == now ? " (their views or buffers differ)" : "") +
+                          (was == now ? " (their views or buffers differ: " + *difference + ")" : "") +
                           "; use a new name");
     }
     return it->second;

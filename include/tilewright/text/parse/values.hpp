@@ -141,60 +141,6 @@ inline std::string type_text(const Type& t) {
 
 inline std::size_t type_kind(const Type& t) { return t ? t->v.index() : 0; }
 
-// Whether two types are one type: dims and view fields by loosely_equal (so a symbolic dim
-// matches only the same Var), every other field exactly.
-inline bool same_type(const Type& a, const Type& b);
-inline bool same_memref(const Expr& a, const Expr& b) {
-  if (a == b) return true;
-  auto* x = ir::as<ir::MemRef>(a);
-  auto* y = ir::as<ir::MemRef>(b);
-  return x && y && x->base == y->base && ir::loosely_equal(x->offset, y->offset) &&
-         x->size == y->size && x->pinned == y->pinned && x->slots == y->slots &&
-         ir::loosely_equal(x->slot_index, y->slot_index);
-}
-inline bool same_type(const Type& a, const Type& b) {
-  if (a == b) return true;
-  if (!a || !b || a->v.index() != b->v.index()) return false;
-  using ir::loosely_equal;
-  if (auto* x = ir::as<ir::ScalarType>(a)) return x->dtype == ir::as<ir::ScalarType>(b)->dtype;
-  if (auto* x = ir::as<ir::TensorType>(a)) {
-    auto* y = ir::as<ir::TensorType>(b);
-    if (x->dtype != y->dtype || x->distributed != y->distributed ||
-        !loosely_equal(x->shape, y->shape) || x->view.has_value() != y->view.has_value() ||
-        !same_memref(x->memref, y->memref))
-      return false;
-    return !x->view || (loosely_equal(x->view->valid_shape, y->view->valid_shape) &&
-                        loosely_equal(x->view->stride, y->view->stride) &&
-                        x->view->layout == y->view->layout && x->view->pad == y->view->pad);
-  }
-  if (auto* x = ir::as<ir::TileType>(a)) {
-    auto* y = ir::as<ir::TileType>(b);
-    if (x->dtype != y->dtype || x->memory != y->memory || !loosely_equal(x->shape, y->shape) ||
-        x->view.has_value() != y->view.has_value() || !same_memref(x->memref, y->memref))
-      return false;
-    if (!x->view) return true;
-    const ir::TileView& v = *x->view;
-    const ir::TileView& w = *y->view;
-    return loosely_equal(v.valid_shape, w.valid_shape) && loosely_equal(v.stride, w.stride) &&
-           loosely_equal(v.start_offset, w.start_offset) && v.blayout == w.blayout &&
-           v.slayout == w.slayout && v.fractal == w.fractal && v.pad == w.pad &&
-           v.compact == w.compact;
-  }
-  if (auto* x = ir::as<ir::ArrayType>(a)) {
-    auto* y = ir::as<ir::ArrayType>(b);
-    return x->dtype == y->dtype && x->extent == y->extent;
-  }
-  if (auto* x = ir::as<ir::TupleType>(a)) {
-    auto* y = ir::as<ir::TupleType>(b);
-    if (x->elements.size() != y->elements.size()) return false;
-    for (std::size_t i = 0; i < x->elements.size(); ++i)
-      if (!same_type(x->elements[i], y->elements[i])) return false;
-    return true;
-  }
-  if (auto* x = ir::as<ir::MarkerType>(a)) return x->kind == ir::as<ir::MarkerType>(b)->kind;
-  return true;  // UnknownType
-}
-
 // The value of a constant expression (numbers and bools, arithmetic on them), as Python
 // computes it when the module runs; nullptr when the expression is not constant or its
 // value does not fit (an overflow, a division by zero).
