@@ -22,6 +22,12 @@ check() {   # check <name> <extra cmake args...>
   out="$("$work/$name/consumer")"
   echo "$out"
   [[ "$out" == *"tilewright "* ]] || { echo "unexpected output from $name" >&2; return 1; }
+  if [[ -e "$work/$name/consumer_compiled" ]]; then   # the compiled mode, where the example has one
+    out="$("$work/$name/consumer_compiled")"
+    echo "$out"
+    [[ "$out" == *"(compiled): tilewright "*"def k("* ]] ||
+      { echo "unexpected output from $name/consumer_compiled" >&2; return 1; }
+  fi
 }
 
 # 1. add_subdirectory: must not drag in tests/tools (they are OFF for a subproject).
@@ -45,6 +51,8 @@ test -f "$work/prefix/include/tilewright/tilewright.hpp"
 test -f "$work/prefix/share/cmake/tilewright/tilewrightConfig.cmake"
 test -f "$work/prefix/share/cmake/tilewright/tilewrightConfigVersion.cmake"
 test -f "$work/prefix/share/cmake/tilewright/tilewrightTargets.cmake"
+test -f "$work/prefix/share/cmake/tilewright/TilewrightCompiled.cmake"
+test -f "$work/prefix/share/tilewright/src/tilewright.cpp"
 check consume_find_package -DCMAKE_PREFIX_PATH="$work/prefix"
 # It must have used the installed copy, not the source tree.
 grep -q "tilewright_DIR:PATH=$work/prefix/share/cmake/tilewright" \

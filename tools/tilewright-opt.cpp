@@ -30,7 +30,7 @@
 #include "tilewright/text/printer.hpp"
 #include "tilewright/text/roundtrip.hpp"
 #include "tilewright/text/source.hpp"
-#include "tilewright/tilewright.hpp"
+#include "tilewright/version.hpp"
 
 namespace {
 
@@ -254,14 +254,15 @@ std::optional<ir::Diagnostic> compare_with_expected(const Options& o, const ir::
   // The DSL re-assigns names where the IR has fresh ones: the same program, so both sides
   // are compared in SSA form (a no-op on a program already in it).
   pass::PassContext scratch;
-  expected = passes::convert_to_ssa(expected, scratch);
-  const ir::Program compared = passes::convert_to_ssa(result, scratch);
+  const pass::AnyPass to_ssa = pass_named("ConvertToSSA");
+  expected = to_ssa.run(expected, scratch);
+  const ir::Program compared = to_ssa.run(result, scratch);
   if (!ir::structural_difference(compared, expected)) return std::nullopt;
   // Compare the printed result, parsed back, so that its statements have line numbers in the
   // text the user sees (-o FILE, or what tilewright-opt prints).
   const std::string result_name = o.output.empty() || o.output == "-" ? "the result" : o.output;
   const std::string printed = text::print(result);
-  ir::Program reparsed = passes::convert_to_ssa(text::parse_program(printed, result_name), scratch);
+  ir::Program reparsed = to_ssa.run(text::parse_program(printed, result_name), scratch);
   ir::StructuralEqual cmp;
   cmp(reparsed, expected);
   const std::string difference = cmp.first_difference().empty() ? *ir::structural_difference(compared, expected)

@@ -6,8 +6,6 @@
 // they land; a pass's folder can be deleted by removing its include below (and its entry in
 // the pipeline list).
 //
-#include <string_view>
-
 #include "tilewright/backend/backend.hpp"
 #include "tilewright/build/builder.hpp"
 #include "tilewright/ir/function.hpp"
@@ -22,15 +20,11 @@
 #include "tilewright/passes/canonicalize_tile_slice/pass.hpp"
 #include "tilewright/passes/convert_to_ssa/pass.hpp"
 #include "tilewright/passes/flatten_tile_nd_to_2d/pass.hpp"
+#include "tilewright/passes/fold_no_op_reshape/pass.hpp"
+#include "tilewright/passes/materialize_tensor_strides/pass.hpp"
 #include "tilewright/passes/registry.hpp"
 #include "tilewright/rewrite/rewrite.hpp"
 #include "tilewright/text/parser.hpp"
 #include "tilewright/text/printer.hpp"
 #include "tilewright/text/roundtrip.hpp"
-
-namespace tilewright {
-
-/// The library version, "MAJOR.MINOR.PATCH"; kept equal to project(VERSION) in CMakeLists.txt.
-[[nodiscard]] constexpr std::string_view version() noexcept { return "0.1.0"; }
-
-}  // namespace tilewright
+#include "tilewright/version.hpp"

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "tilewright/config.hpp"
 #include "tilewright/interp/equivalence.hpp"
 #include "tilewright/interp/npy.hpp"
 #include "tilewright/pass/pipeline.hpp"
@@ -71,6 +72,17 @@ struct RunResult {
   std::string summary;               // one line per output
 };
 
+// Runs `function` once: tensor parameters read NAME.npy from `inputs` when it exists (its
+// shape must be the parameter's), else random values (Out parameters start undefined);
+// scalars read NAME.npy (a 0-d or 1-element array) or a random value. Afterwards every
+// tensor parameter that is Out or InOut, and every returned value, is written to `outputs`
+// as NAME.npy (undefined elements as 0, and counted in the summary).
+TILEWRIGHT_API RunResult run_entry(const ir::Program& program, const std::string& function, const std::string& inputs,
+                                   const std::string& outputs, std::uint64_t seed,
+                                   const std::map<std::string, std::int64_t, std::less<>>& dims);
+
+#if TILEWRIGHT_DEFINITIONS
+
 namespace driver_detail {
 inline std::string slurp(const std::filesystem::path& p) {
   std::ifstream in(p, std::ios::binary);
@@ -78,14 +90,9 @@ inline std::string slurp(const std::filesystem::path& p) {
 }
 }  // namespace driver_detail
 
-// Runs `function` once: tensor parameters read NAME.npy from `inputs` when it exists (its
-// shape must be the parameter's), else random values (Out parameters start undefined);
-// scalars read NAME.npy (a 0-d or 1-element array) or a random value. Afterwards every
-// tensor parameter that is Out or InOut, and every returned value, is written to `outputs`
-// as NAME.npy (undefined elements as 0, and counted in the summary).
-inline RunResult run_entry(const ir::Program& program, const std::string& function, const std::string& inputs,
-                           const std::string& outputs, std::uint64_t seed,
-                           const std::map<std::string, std::int64_t, std::less<>>& dims) {
+TILEWRIGHT_API RunResult run_entry(const ir::Program& program, const std::string& function, const std::string& inputs,
+                                   const std::string& outputs, std::uint64_t seed,
+                                   const std::map<std::string, std::int64_t, std::less<>>& dims) {
   namespace fs = std::filesystem;
   ir::Function f = ir::find_function(*program, function);
   if (!f) throw RunError(RunErrorKind::invalid, "the program has no function '" + function + "'");
@@ -198,5 +205,7 @@ inline RunResult run_entry(const ir::Program& program, const std::string& functi
   }
   return out;
 }
+
+#endif  // TILEWRIGHT_DEFINITIONS
 
 }  // namespace tilewright::interp

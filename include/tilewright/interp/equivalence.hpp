@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "tilewright/config.hpp"
 #include "tilewright/interp/interpreter.hpp"
 
 namespace tilewright::interp {
@@ -83,6 +84,15 @@ struct EquivalenceReport {
   [[nodiscard]] bool ok() const noexcept { return status == Status::equivalent; }
 };
 
+// Runs `function` of both programs on the trials' inputs and compares.
+TILEWRIGHT_API EquivalenceReport check_function(const ir::Program& reference, const ir::Program& candidate,
+                                                const std::string& name, const EquivalenceOptions& opt);
+// Every function both programs define; the first one that differs (or cannot be checked)
+// decides the report. Compiled once in the compiled mode (tilewright/config.hpp).
+TILEWRIGHT_API EquivalenceReport check_equivalent(const ir::Program& reference, const ir::Program& candidate,
+                                                  const EquivalenceOptions& opt = {});
+
+#if TILEWRIGHT_DEFINITIONS
 namespace equivalence_detail {
 
 inline void collect_free_dims(const ir::Type& t, std::set<std::string>& out);
@@ -146,9 +156,8 @@ inline std::string value_text(double v) {
 
 }  // namespace equivalence_detail
 
-// Runs `function` of both programs on the trials' inputs and compares.
-inline EquivalenceReport check_function(const ir::Program& reference, const ir::Program& candidate,
-                                        const std::string& name, const EquivalenceOptions& opt) {
+TILEWRIGHT_API EquivalenceReport check_function(const ir::Program& reference, const ir::Program& candidate,
+                                                const std::string& name, const EquivalenceOptions& opt) {
   using namespace equivalence_detail;
   EquivalenceReport rep;
   rep.functions.push_back(name);
@@ -314,10 +323,8 @@ inline EquivalenceReport check_function(const ir::Program& reference, const ir::
   return rep;
 }
 
-// Every function both programs define; the first one that differs (or cannot be checked)
-// decides the report.
-inline EquivalenceReport check_equivalent(const ir::Program& reference, const ir::Program& candidate,
-                                          const EquivalenceOptions& opt = {}) {
+TILEWRIGHT_API EquivalenceReport check_equivalent(const ir::Program& reference, const ir::Program& candidate,
+                                                  const EquivalenceOptions& opt) {
   EquivalenceReport total;
   for (const auto& f : reference->functions) {
     if (!ir::find_function(*candidate, f->name)) continue;
@@ -336,5 +343,7 @@ inline EquivalenceReport check_equivalent(const ir::Program& reference, const ir
   }
   return total;
 }
+
+#endif  // TILEWRIGHT_DEFINITIONS
 
 }  // namespace tilewright::interp

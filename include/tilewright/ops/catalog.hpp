@@ -2,7 +2,19 @@
 // The built-in op catalog: every tile.* op of the upstream table plus the tensor.*,
 // system.*, pld.* and array.* ops kernels use. Built once on first use; callers that add
 // their own ops copy it (`Registry mine = builtin_registry(); mine.add(...)`).
+#include "tilewright/config.hpp"
 #include "tilewright/ops/registry.hpp"
+
+namespace tilewright::ops {
+
+// Adds every built-in op to `r`.
+TILEWRIGHT_API void register_builtin_ops(Registry& r);
+// The registry of the built-in ops, built on first use.
+TILEWRIGHT_API const Registry& builtin_registry();
+
+}  // namespace tilewright::ops
+
+#if TILEWRIGHT_DEFINITIONS
 #include "tilewright/ops/system_ops.hpp"
 #include "tilewright/ops/tensor_ops.hpp"
 #include "tilewright/ops/tile_elementwise.hpp"
@@ -14,7 +26,7 @@
 
 namespace tilewright::ops {
 
-inline void register_builtin_ops(Registry& r) {
+TILEWRIGHT_API void register_builtin_ops(Registry& r) {
   register_tile_memory_ops(r);
   register_tile_view_ops(r);
   register_tile_elementwise_ops(r);
@@ -25,7 +37,7 @@ inline void register_builtin_ops(Registry& r) {
   register_system_ops(r);
 }
 
-inline const Registry& builtin_registry() {
+TILEWRIGHT_API const Registry& builtin_registry() {
   static const Registry registry = [] {
     Registry r;
     register_builtin_ops(r);
@@ -35,3 +47,4 @@ inline const Registry& builtin_registry() {
 }
 
 }  // namespace tilewright::ops
+#endif  // TILEWRIGHT_DEFINITIONS

@@ -1,5 +1,7 @@
 #pragma once
 // Property → verifier. `verify(set, program)` runs the verifier of every property in the set.
+// `verify(Property, …)` is compiled once in the compiled mode (tilewright/config.hpp).
+#include "tilewright/config.hpp"
 #include "tilewright/pass/property.hpp"
 #include "tilewright/pass/verifiers/memory.hpp"
 #include "tilewright/pass/verifiers/ssa_form.hpp"
@@ -9,7 +11,11 @@
 
 namespace tilewright::pass {
 
-inline ir::Diagnostics verify(Property p, const ir::Program& program) {
+// The findings of `p`'s verifier on `program`; empty when it holds.
+TILEWRIGHT_API ir::Diagnostics verify(Property p, const ir::Program& program);
+
+#if TILEWRIGHT_DEFINITIONS
+TILEWRIGHT_API ir::Diagnostics verify(Property p, const ir::Program& program) {
   switch (p) {
     case Property::SSAForm: return verifiers::verify_ssa_form(program);
     case Property::SplitIncoreOrch: return verifiers::verify_split_incore_orch(program);
@@ -22,6 +28,7 @@ inline ir::Diagnostics verify(Property p, const ir::Program& program) {
   }
   return {};
 }
+#endif  // TILEWRIGHT_DEFINITIONS
 
 inline ir::Diagnostics verify(PropertySet set, const ir::Program& program) {
   ir::Diagnostics out;

@@ -1,24 +1,27 @@
 #pragma once
 // The passes this library ships, by name, and the default pipeline. This is the only file
 // besides the umbrella header that names every pass folder.
+//
+// In the compiled mode (tilewright/config.hpp) all_passes, find_pass and default_pipeline are
+// compiled in src/tilewright.cpp, so a driver that takes its passes from here, by name, does
+// not compile the passes itself.
 #include <optional>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "tilewright/config.hpp"
 #include "tilewright/pass/pipeline.hpp"
-#include "tilewright/passes/canonicalize_tile_slice/pass.hpp"
-#include "tilewright/passes/convert_to_ssa/pass.hpp"
-#include "tilewright/passes/flatten_tile_nd_to_2d/pass.hpp"
-#include "tilewright/passes/fold_no_op_reshape/pass.hpp"
-#include "tilewright/passes/materialize_tensor_strides/pass.hpp"
 
 namespace tilewright::passes {
 
-inline std::vector<pass::AnyPass> all_passes() {
-  return {pass::erase(ConvertToSSA{}), pass::erase(FlattenTileNdTo2D{}), pass::erase(MaterializeTensorStrides{}),
-          pass::erase(FoldNoOpReshape{}), pass::erase(CanonicalizeTileSlice{})};
-}
+// Every pass this library ships.
+TILEWRIGHT_API std::vector<pass::AnyPass> all_passes();
+// Accepts the Python factory name (`materialize_tensor_strides`) or upstream's CamelCase
+// name (`MaterializeTensorStrides`).
+TILEWRIGHT_API std::optional<pass::AnyPass> find_pass(std::string_view name);
+// The passes that lower a kernel before memory allocation, in upstream's order.
+TILEWRIGHT_API std::vector<pass::AnyPass> default_pipeline();
 
 // One line per pass, for `tilewright-opt --list-passes`; a pass added to all_passes() gets its
 // line here (the lit suite checks that none is missing).
@@ -35,9 +38,23 @@ inline std::string_view summary_of(std::string_view pass_name) {
   return {};
 }
 
-// Accepts the Python factory name (`materialize_tensor_strides`) or upstream's CamelCase
-// name (`MaterializeTensorStrides`).
-inline std::optional<pass::AnyPass> find_pass(std::string_view name) {
+}  // namespace tilewright::passes
+
+#if TILEWRIGHT_DEFINITIONS
+#include "tilewright/passes/canonicalize_tile_slice/pass.hpp"
+#include "tilewright/passes/convert_to_ssa/pass.hpp"
+#include "tilewright/passes/flatten_tile_nd_to_2d/pass.hpp"
+#include "tilewright/passes/fold_no_op_reshape/pass.hpp"
+#include "tilewright/passes/materialize_tensor_strides/pass.hpp"
+
+namespace tilewright::passes {
+
+TILEWRIGHT_API std::vector<pass::AnyPass> all_passes() {
+  return {pass::erase(ConvertToSSA{}), pass::erase(FlattenTileNdTo2D{}), pass::erase(MaterializeTensorStrides{}),
+          pass::erase(FoldNoOpReshape{}), pass::erase(CanonicalizeTileSlice{})};
+}
+
+TILEWRIGHT_API std::optional<pass::AnyPass> find_pass(std::string_view name) {
   for (auto& p : all_passes())
     if (p.info.factory == name || p.info.name == name) return p;
   return std::nullopt;
@@ -50,8 +67,9 @@ inline std::optional<pass::AnyPass> find_pass(std::string_view name) {
 // ConvertTensorToTileOps, before ExpandMixedKernel / InitMemRef), MaterializeTensorStrides
 // late, once tile memory is inferred. FoldNoOpReshape is not among them: it needs MemRefs,
 // which exist only after allocation.
-inline std::vector<pass::AnyPass> default_pipeline() {
+TILEWRIGHT_API std::vector<pass::AnyPass> default_pipeline() {
   return {pass::erase(ConvertToSSA{}), pass::erase(FlattenTileNdTo2D{}), pass::erase(MaterializeTensorStrides{})};
 }
 
 }  // namespace tilewright::passes
+#endif  // TILEWRIGHT_DEFINITIONS

@@ -30,9 +30,20 @@
 #include <string_view>
 #include <utility>
 
+#include "tilewright/config.hpp"
 #include "tilewright/ir/function.hpp"
 #include "tilewright/ops/catalog.hpp"
 #include "tilewright/ops/registry.hpp"
+
+namespace tilewright::text {
+
+// Parses a whole `pl` module: one `@pl.program` class or one `@pl.function`.
+TILEWRIGHT_API ir::Program parse_program(std::string_view source, std::string file_name = "<input>",
+                                         const ops::Registry& registry = ops::builtin_registry());
+
+}  // namespace tilewright::text
+
+#if TILEWRIGHT_DEFINITIONS
 #include "tilewright/text/parse/attributes.hpp"
 #include "tilewright/text/parse/calls.hpp"
 #include "tilewright/text/parse/control_flow.hpp"
@@ -44,10 +55,10 @@
 
 namespace tilewright::text {
 
-// Parses a whole `pl` module: one `@pl.program` class or one `@pl.function`.
-inline ir::Program parse_program(std::string_view source, std::string file_name = "<input>",
-                                 const ops::Registry& registry = ops::builtin_registry()) {
+TILEWRIGHT_API ir::Program parse_program(std::string_view source, std::string file_name,
+                                         const ops::Registry& registry) {
   return parser_detail::Parser(source, std::move(file_name), registry).run();
 }
 
 }  // namespace tilewright::text
+#endif  // TILEWRIGHT_DEFINITIONS

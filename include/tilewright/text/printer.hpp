@@ -22,6 +22,22 @@
 //    op (`submit` / `spmd_submit`) and the function name (`k`).
 //  * Scope params hold the kwargs as written; strings print double-quoted, `EnumText`
 //    verbatim, and an Expr under `predicate` in parentheses.
+#include <string>
+
+#include "tilewright/config.hpp"
+#include "tilewright/ir/function.hpp"
+
+namespace tilewright::text {
+
+TILEWRIGHT_API std::string print(const ir::Program& program);
+TILEWRIGHT_API std::string print(const ir::Function& function);
+TILEWRIGHT_API std::string print(const ir::Stmt& stmt);
+TILEWRIGHT_API std::string print(const ir::Type& type);
+TILEWRIGHT_API std::string print(const ir::Expr& expr);
+
+}  // namespace tilewright::text
+
+#if TILEWRIGHT_DEFINITIONS
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -50,7 +66,7 @@ inline std::size_t reserve_for(std::size_t nodes) { return 1024 + nodes * 48; }
 
 // ---- public API ----------------------------------------------------------------------------
 
-inline std::string print(const ir::Program& program) {
+TILEWRIGHT_API std::string print(const ir::Program& program) {
   using namespace printer_detail;
   const ir::ProgramNode& p = *program;
   const std::string name = p.name.empty() ? std::string("Program") : p.name;
@@ -142,7 +158,7 @@ inline std::string print(const ir::Program& program) {
   return std::move(pr.out);
 }
 
-inline std::string print(const ir::Function& function) {
+TILEWRIGHT_API std::string print(const ir::Function& function) {
   using namespace printer_detail;
   FunctionScan scan;
   scan.scan(*function);
@@ -153,22 +169,23 @@ inline std::string print(const ir::Function& function) {
   return std::move(pr.out);
 }
 
-inline std::string print(const ir::Stmt& stmt) {
+TILEWRIGHT_API std::string print(const ir::Stmt& stmt) {
   printer_detail::Printer pr;
   pr.statement(stmt, 0);
   return std::move(pr.out);
 }
 
-inline std::string print(const ir::Type& type) {
+TILEWRIGHT_API std::string print(const ir::Type& type) {
   printer_detail::Printer pr;
   pr.type(type);
   return std::move(pr.out);
 }
 
-inline std::string print(const ir::Expr& expr) {
+TILEWRIGHT_API std::string print(const ir::Expr& expr) {
   printer_detail::Printer pr;
   pr.expr(expr);
   return std::move(pr.out);
 }
 
 }  // namespace tilewright::text
+#endif  // TILEWRIGHT_DEFINITIONS
