@@ -6,7 +6,7 @@ set -euo pipefail
 # llvm-14-tools: lit, FileCheck, not and split-file for tests/lit (python3 runs lit).
 packages=(
   build-essential cmake ninja-build g++ clang-14
-  libboost-dev librange-v3-dev doctest-dev libbenchmark-dev
+  libboost-dev doctest-dev libbenchmark-dev
   llvm-14-tools python3 libclang-rt-14-dev
 )
 

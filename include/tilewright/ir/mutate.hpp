@@ -58,24 +58,24 @@ void for_each_child_slot(T& field, F& f) {
 // walk: a call pushes above the entries of the calls it is nested in and pops its own before
 // it returns. A call whose children all come back the same never touches it, and once it has
 // grown to the walk's depth nothing is allocated for the nodes that do change either.
-struct changed_children {
+struct ChangedChildren {
   template <class C>
-  struct entry {
+  struct Entry {
     std::uint32_t ordinal;
     C value;
   };
-  std::vector<entry<Expr>> exprs;
-  std::vector<entry<Stmt>> stmts;
-  std::vector<entry<Type>> types;
+  std::vector<Entry<Expr>> exprs;
+  std::vector<Entry<Stmt>> stmts;
+  std::vector<Entry<Type>> types;
 
   template <class C>
-  std::vector<entry<C>>& of() noexcept {
+  std::vector<Entry<C>>& of() noexcept {
     if constexpr (std::is_same_v<C, Expr>) return exprs;
     else if constexpr (std::is_same_v<C, Stmt>) return stmts;
     else return types;
   }
-  static changed_children& of_this_thread() {
-    thread_local changed_children stack;
+  static ChangedChildren& of_this_thread() {
+    thread_local ChangedChildren stack;
     return stack;
   }
 };
@@ -83,20 +83,20 @@ struct changed_children {
 // One map_children call's part of the stack, taken at the first changed child (the calls
 // nested in the earlier children have popped theirs by then, so the sizes are those at entry),
 // and popped when the call returns, also when its mapper throws.
-class changed_children_frame {
+class ChangedChildrenFrame {
  public:
-  changed_children_frame() = default;
-  changed_children_frame(const changed_children_frame&) = delete;
-  changed_children_frame& operator=(const changed_children_frame&) = delete;
+  ChangedChildrenFrame() = default;
+  ChangedChildrenFrame(const ChangedChildrenFrame&) = delete;
+  ChangedChildrenFrame& operator=(const ChangedChildrenFrame&) = delete;
   // Inline and nearly free for the common call that changed nothing; the pop is out of line.
-  ~changed_children_frame() {
+  ~ChangedChildrenFrame() {
     if (stack_) pop();
   }
 
   template <class C>
   void push(std::uint32_t ordinal, C value) {
     if (!stack_) {
-      stack_ = &changed_children::of_this_thread();
+      stack_ = &ChangedChildren::of_this_thread();
       base_ = {stack_->exprs.size(), stack_->stmts.size(), stack_->types.size()};
     }
     stack_->of<C>().push_back({ordinal, std::move(value)});
@@ -128,7 +128,7 @@ class changed_children_frame {
     stack_->types.resize(base_[2]);
   }
 
-  changed_children* stack_ = nullptr;
+  ChangedChildren* stack_ = nullptr;
   std::array<std::size_t, 3> base_{};
 };
 }  // namespace detail
@@ -138,7 +138,7 @@ class changed_children_frame {
 // copied only when a child changed: an unchanged walk compares and allocates nothing.
 template <class T, class M>
 std::optional<T> map_children(const T& node, M&& m) {
-  detail::changed_children_frame frame;
+  detail::ChangedChildrenFrame frame;
   std::uint32_t ordinal = 0;
   auto collect = [&](const auto& child) {
     using C = std::remove_cvref_t<decltype(child)>;
