@@ -1,6 +1,8 @@
-// Consumer example (consume_add_subdirectory, compiled mode): links tilewright::compiled, so the parser and
-// the printer it calls come from the library's own translation unit (docs/compiled_mode.md).
+// Consumer example, compiled mode (consume_add_subdirectory and consume_find_package both build
+// it): links tilewright::compiled, so the parser and the printer it calls come from the
+// library's own translation unit (docs/compiled_mode.md). CONSUMER names the project.
 #include <iostream>
+#include <string>
 
 #include <tilewright/text/parser.hpp>
 #include <tilewright/text/printer.hpp>
@@ -13,6 +15,6 @@ int main() {
       "    return x\n";
   auto program = tilewright::text::parse_program(kernel, "kernel.pto");
   std::string text = tilewright::text::print(program);
-  std::cout << "consume_add_subdirectory (compiled): tilewright " << tilewright::version() << '\n' << text << '\n';
+  std::cout << CONSUMER " (compiled): tilewright " << tilewright::version() << '\n' << text << '\n';
   return text.find("def k(") == std::string::npos ? 1 : 0;
 }
