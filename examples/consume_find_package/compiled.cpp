@@ -1,6 +1,6 @@
-// Consumer example, compiled mode (consume_add_subdirectory and consume_find_package both build
-// it): links tilewright::compiled, so the parser and the printer it calls come from the
-// library's own translation unit (docs/compiled_mode.md). CONSUMER names the project.
+// Consumer example (consume_find_package, compiled mode): links tilewright::compiled, which the
+// installed package builds from its shipped source, so the parser and the printer it calls
+// come from the library's own translation unit (docs/compiled_mode.md).
 #include <iostream>
 #include <string>
 
@@ -15,6 +15,6 @@ int main() {
       "    return x\n";
   auto program = tilewright::text::parse_program(kernel, "kernel.pto");
   std::string text = tilewright::text::print(program);
-  std::cout << CONSUMER " (compiled): tilewright " << tilewright::version() << '\n' << text << '\n';
+  std::cout << "consume_find_package (compiled): tilewright " << tilewright::version() << '\n' << text << '\n';
   return text.find("def k(") == std::string::npos ? 1 : 0;
 }
