@@ -9,6 +9,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -174,8 +175,16 @@ class Mutator {
 
   Type mutate_type(const Type& t) {
     if (!t || has_no_children(*t)) return t;
+    UnchangedSlot<Type>* slot = nullptr;
+    if constexpr (!overrides_mutate_expr()) {
+      slot = &unchanged_types_[slot_of(t.get())];
+      if (slot->generation == generation_ && slot->node == t) return t;
+    }
     auto next = map_children(t->v, self());
-    if (!next) return t;
+    if (!next) {
+      if (slot) *slot = UnchangedSlot<Type>{t, generation_};
+      return t;
+    }
     return dispatch(*next, [](auto& x) -> Type {
       using X = std::decay_t<decltype(x)>;
       if constexpr (std::is_same_v<X, TensorType>)
@@ -191,13 +200,15 @@ class Mutator {
     if (!e) return e;
     if (auto it = remap_.find(e.get()); it != remap_.end()) return it->second;
     if (is_var_like(e) || as<MemRef>(e)) {
-      UnchangedSlot& slot = unchanged_[slot_of(e.get())];
+      UnchangedSlot<Expr>& slot = unchanged_definitions_[slot_of(e.get())];
       if (slot.generation == generation_ && slot.node == e) return e;
       Expr out = self().mutate_definition(e);
-      if (out == e) slot = UnchangedSlot{e, generation_};
+      if (out == e) slot = UnchangedSlot<Expr>{e, generation_};
       return out;
     }
     if (is_constant(e)) {  // no children: only the type can change
+      if constexpr (!overrides_mutate_type())
+        if (e->type && has_no_children(*e->type)) return self().rewrite_expr(e, e);  // nor a scalar's type
       Type type = self().mutate_type(e->type);
       return self().rewrite_expr(type == e->type ? e : make_expr(e->v, std::move(type), e->span), e);
     }
@@ -272,25 +283,34 @@ class Mutator {
            std::holds_alternative<ConstBool>(e->v);
   }
 
-  // Var and MemRef definitions found unchanged, so that their later uses do not walk their
-  // types again: a direct-mapped cache, which allocates nothing and forgets at will. An entry
+  // Var and MemRef definitions, and types, found unchanged, so that their later uses do not
+  // walk them again: direct-mapped caches, which allocate nothing and forget at will. An entry
   // holds its node, so a freed node's address never aliases a live one, and counts only for
-  // the generation it was made in: every substitution starts a new one, since a definition
-  // found unchanged may read the substituted Var (a dynamic dim). This assumes what the
-  // walkers here do: mutate_definition's result depends on the node and the substitutions
-  // only (a mutator whose result depends on more keeps its own bindings, as ConvertToSSA does,
-  // and overrides mutate_expr).
+  // the generation it was made in: every substitution starts a new one, since what was found
+  // unchanged may read the substituted Var (a dynamic dim, a buffer's base).
+  //
+  // This assumes what the walkers here do: the result for a definition or a type depends on
+  // the node and the substitutions only. A mutator whose result depends on more keeps its own
+  // bindings and overrides mutate_expr (as ConvertToSSA does); the type cache is then off, as
+  // it must be, since a type's dims are read through that mutate_expr.
+  template <class Node>
   struct UnchangedSlot {
-    Expr node;
+    Node node;
     std::uint64_t generation = 0;
   };
   static constexpr std::size_t unchanged_slots = 256;
-  static std::size_t slot_of(const ExprNode* node) noexcept {
+  static std::size_t slot_of(const void* node) noexcept {
     return static_cast<std::size_t>((reinterpret_cast<std::uintptr_t>(node) * 0x9E3779B97F4A7C15ull) >> 56);
   }
-
+  static constexpr bool overrides_mutate_type() {
+    return !std::is_same_v<decltype(&Derived::mutate_type), Type (Mutator::*)(const Type&)>;
+  }
+  static constexpr bool overrides_mutate_expr() {
+    return !std::is_same_v<decltype(&Derived::mutate_expr), Expr (Mutator::*)(const Expr&)>;
+  }
   NodeMap<Expr> remap_;
-  std::array<UnchangedSlot, unchanged_slots> unchanged_{};
+  std::array<UnchangedSlot<Expr>, unchanged_slots> unchanged_definitions_{};
+  std::array<UnchangedSlot<Type>, unchanged_slots> unchanged_types_{};
   std::uint64_t generation_ = 1;
 };
 

@@ -29,10 +29,15 @@ namespace tilewright::ir {
 
 enum class VarMatch : std::uint8_t { by_definition, by_identity };
 enum class Buffers : std::uint8_t { ignored, compared };
+// Whether an INDEX and an INT64 constant of one value are one constant (they are to every
+// equality above: a dim's dtype depends on how it was spelled), or two (to hash-consing,
+// which must keep what the printer tells apart: `4` and `pl.const(4, pl.INT64)`).
+enum class ConstantDtypes : std::uint8_t { by_index_class, exact };
 
 struct EqualityOptions {
   VarMatch vars = VarMatch::by_definition;
   Buffers buffers = Buffers::ignored;
+  ConstantDtypes constants = ConstantDtypes::by_index_class;
 };
 
 class StructuralEqual {
@@ -215,7 +220,9 @@ class StructuralEqual {
       auto* tb = as<ScalarType>(b->type);
       if (x->value != y->value)
         return fail("constant " + std::to_string(x->value) + " vs " + std::to_string(y->value));
-      if (ta && tb && !same_index_class(ta->dtype, tb->dtype)) return fail("constant dtypes differ");
+      if (ta && tb &&
+          (options_.constants == ConstantDtypes::exact ? ta->dtype != tb->dtype : !same_index_class(ta->dtype, tb->dtype)))
+        return fail("constant dtypes differ");
       return true;
     }
     bool ok = dispatch(a->v, [&](const auto& x) { return eq(x, std::get<std::decay_t<decltype(x)>>(b->v)); });

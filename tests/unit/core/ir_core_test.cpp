@@ -4,6 +4,7 @@
 
 #include "tilewright/ir/mutate.hpp"
 #include "tilewright/ir/structural_equal.hpp"
+#include "tilewright/ir/type_intern.hpp"
 #include "ir_test_util.hpp"
 
 using namespace tilewright::ir;
@@ -112,6 +113,35 @@ TEST_CASE("same_type: symbolic dims by the Var they name, buffers compared unles
   CHECK_FALSE(same_type(at0, tile(dims({16, 16}))));
 }
 
+TEST_CASE("TypeInterner: one node per exactly equal type; dims by their Var, constants by dtype, buffers compared") {
+  Type index = scalar_type(DataType::INDEX);
+  Expr n = make_var("n", index), m = make_var("m", index);
+  auto tile = [](std::vector<Expr> shape, Expr memref = nullptr) {
+    return make_tile_type(std::move(shape), DataType::FP32, std::nullopt, MemorySpace::Vec, std::move(memref));
+  };
+  TypeInterner intern;
+  Type first = intern(tile({n, make_int(16)}));
+  CHECK(intern(tile({n, make_int(16)})) == first);  // equal: the first node
+  CHECK(intern(tile({m, make_int(16)})) != first);  // another Var: another type
+  // same_type takes INDEX and INT64 constants as one; the printer does not, so neither does
+  // the interner.
+  Type wide = tile({n, make_int(16, DataType::INT64)});
+  CHECK(same_type(first, wide));
+  CHECK(intern(wide) == wide);
+  Expr base = make_var("mem_vec_0", make_type(MarkerType{Marker::Ptr}));
+  auto buffer = [&](std::int64_t offset) {
+    return make_expr(MemRef{base, make_int(offset), 1024, false, 1, nullptr}, make_type(MarkerType{Marker::MemRefType}));
+  };
+  Type at0 = intern(tile(dims({16, 16}), buffer(0)));
+  CHECK(intern(tile(dims({16, 16}), buffer(512))) != at0);
+  CHECK(intern(tile(dims({16, 16}), buffer(0))) == at0);
+  // Tuples are interned by their elements; scalars pass through.
+  Type pair = intern(make_type(TupleType{{first, at0}}));
+  CHECK(intern(make_type(TupleType{{first, at0}})) == pair);
+  CHECK(intern(index) == index);
+  CHECK(intern.size() == 6);  // first, by m, wide, at0, at512, pair
+}
+
 TEST_CASE("structural equality: a difference in an enum field names both members") {
   auto tile = [](DataType dt) { return make_tile_type(dims({4, 4}), dt, std::nullopt, MemorySpace::Vec); };
   auto diff = structural_difference(tile(DataType::FP16), tile(DataType::FP32));
@@ -159,6 +189,43 @@ TEST_CASE("Mutator: a definition found unchanged is looked at again after a subs
   REQUIRE(retyped != x);
   CHECK(as<TileType>(retyped->type)->shape[0] == m);
   CHECK(walk.mutate_expr(x) == retyped);
+}
+
+TEST_CASE("Mutator: a type found unchanged is looked at again after a substitution it reads") {
+  // One type node on a call, met twice unchanged (the second time from the cache); once its
+  // dim N is substituted, the next meeting rebuilds it.
+  struct Walk : Mutator<Walk> {};
+  Expr n = make_var("N", scalar_type(DataType::INDEX));
+  Expr m = make_var("M", scalar_type(DataType::INDEX));
+  Type t = make_tile_type({n, make_int(16)}, DataType::FP32, std::nullopt, MemorySpace::Vec);
+  Walk walk;
+  CHECK(walk.mutate_type(t) == t);
+  CHECK(walk.mutate_type(t) == t);
+  walk.substitute(n, m);
+  Type retyped = walk.mutate_type(t);
+  REQUIRE(retyped != t);
+  CHECK(as<TileType>(retyped)->shape[0] == m);
+}
+
+TEST_CASE("Mutator: a walker that overrides mutate_expr is not served types it found unchanged before") {
+  // Its answer depends on its own state, not on substitutions alone, so nothing may be
+  // remembered for it: the second call must see the dim rewritten.
+  struct Contextual : Mutator<Contextual> {
+    Expr from, to;
+    bool active = false;
+    Expr mutate_expr(const Expr& e) { return active && e == from ? to : Mutator::mutate_expr(e); }
+  };
+  Expr n = make_var("N", scalar_type(DataType::INDEX));
+  Expr m = make_var("M", scalar_type(DataType::INDEX));
+  Type t = make_tile_type({n, make_int(16)}, DataType::FP32, std::nullopt, MemorySpace::Vec);
+  Contextual walk;
+  walk.from = n;
+  walk.to = m;
+  CHECK(walk.mutate_type(t) == t);
+  walk.active = true;
+  Type retyped = walk.mutate_type(t);
+  REQUIRE(retyped != t);
+  CHECK(as<TileType>(retyped)->shape[0] == m);
 }
 
 TEST_CASE("map_children: changed children of every kind land in their own slots; none changed, no copy") {

@@ -179,6 +179,73 @@ TEST_CASE("parser: MemRef bases are one Ptr Var per name per function") {
   CHECK(pm->size == 4096);
 }
 
+TEST_CASE("parser: repeated types are one node, interned by their exact structure") {
+  // A kernel repeats a handful of types on every line: annotated and reconciled (the
+  // annotation wins in a and b) or deduced (c and e), each line's type is the node an
+  // earlier line made.
+  // Types that only look alike stay apart: a buffer base of another function, an INT64
+  // constant where the other has an INDEX one; the printed text keeps both spellings.
+  const char* fn_text =
+      "    @pl.function(type=pl.FunctionType.InCore)\n"
+      "    def K(self, x: pl.Tensor[[16, 64], pl.FP32]) -> pl.Tensor[[16, 64], pl.FP32]:\n"
+      "        mem_vec_2: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 8192)\n"
+      "        a: pl.Tile[[16, 64], pl.FP32, pl.MemRef(mem_vec_2, 0, 4096), pl.Mem.Vec] = pl.tile.load(x, [0, 0], [16, 64], [16, 64], target_memory=pl.Mem.Vec)\n"
+      "        b: pl.Tile[[16, 64], pl.FP32, pl.MemRef(mem_vec_2, 0, 4096), pl.Mem.Vec] = pl.tile.exp(a)\n"
+      "        c = pl.tile.exp(b)\n"
+      "        e = pl.tile.exp(b)\n"
+      "        d: pl.Tile[[16, 64], pl.FP32, pl.MemRef(mem_vec_2, pl.const(0, pl.INT64), 4096), pl.Mem.Vec] = pl.tile.exp(c)\n"
+      "        return x\n";
+  std::string src = "import pypto.language as pl\n\n@pl.program\nclass P:\n";
+  for (const char* name : {"f", "g"}) {
+    std::string one = fn_text;
+    one.replace(one.find("K("), 1, name);
+    src += one;
+  }
+  auto p = parse(src);
+  auto type_of = [&](std::string_view f, std::size_t i) { return as<ir::Assign>(body(fn(p, f))[i])->var->type; };
+  auto call_type = [&](std::string_view f, std::size_t i) { return as<ir::Assign>(body(fn(p, f))[i])->value->type; };
+  ir::Type t = type_of("f", 1);
+  CHECK(type_of("f", 2) == t);
+  for (std::size_t i = 1; i <= 2; ++i) CHECK(call_type("f", i) == t);
+  // c and e: deduced (no buffer: deduction does not carry one), one node for both.
+  CHECK(type_of("f", 3) != t);
+  CHECK(type_of("f", 4) == type_of("f", 3));
+  CHECK(call_type("f", 4) == type_of("f", 3));
+  CHECK(type_of("f", 5) != t);  // pl.const(0, pl.INT64): another spelling, another node
+  CHECK(ir::same_type(type_of("f", 5), t));
+  CHECK(type_of("g", 1) != t);  // g's mem_vec_2 is g's own Ptr
+  CHECK(as<ir::MemRef>(as<ir::TileType>(type_of("g", 1))->memref)->base == as<ir::Assign>(body(fn(p, "g"))[0])->var);
+  CHECK(type_of("g", 2) == type_of("g", 1));
+  std::string printed = text::print(p);
+  CHECK(contains(printed, "pl.MemRef(mem_vec_2, pl.const(0, pl.INT64), 4096)"));
+  CHECK(contains(printed, "pl.MemRef(mem_vec_2, 0, 4096)"));
+  check_reads_back(p);
+}
+
+TEST_CASE("parser: a repeated annotation reads its names in its own scope") {
+  // The one text `pl.Tensor[[N, 16], pl.FP32]` is the program-level dynamic dim N in f and
+  // g's parameter N in g: an annotation read before is not reused where a name it reads is
+  // bound to another Var, and is reused where all are bound alike (f's return type).
+  auto p = parse(
+      "import pypto.language as pl\n\n@pl.program\nclass P:\n"
+      "    @pl.function\n"
+      "    def f(self, x: pl.Tensor[[N, 16], pl.FP32]) -> pl.Tensor[[N, 16], pl.FP32]:\n"
+      "        return x\n"
+      "    @pl.function\n"
+      "    def g(self, N: pl.Scalar[pl.INDEX], x: pl.Tensor[[N, 16], pl.FP32]) -> pl.Tensor[[N, 16], pl.FP32]:\n"
+      "        y: pl.Tensor[[N, 16], pl.FP32] = pl.tensor.adds(x, 1.0)\n"
+      "        return y\n");
+  auto dim0 = [](const ir::Type& t) { return as<ir::TensorType>(t)->shape[0]; };
+  const auto& f = fn(p, "f");
+  const auto& g = fn(p, "g");
+  CHECK(dim0(g.params[1].var->type) == g.params[0].var);
+  CHECK(dim0(f.params[0].var->type) != g.params[0].var);
+  CHECK(f.return_types[0] == f.params[0].var->type);
+  CHECK(g.return_types[0] == g.params[1].var->type);
+  CHECK(as<ir::Assign>(body(g)[0])->var->type == g.params[1].var->type);
+  check_reads_back(p);
+}
+
 TEST_CASE("parser: constants, literals, scalar promotion") {
   auto p = parse(program(
       "        a: pl.Scalar[pl.INDEX] = -1\n"

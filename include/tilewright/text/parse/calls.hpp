@@ -390,7 +390,7 @@ inline Expr Parser::build_op(const std::string& name, CallArgs a, const Span& s)
       fail(s, name + " has no type deduction; annotate the result type (x: pl.Tile[...] = ...)");
   }
   try {
-    type = ops::stamp_memory(*info, type, args, kwargs);
+    type = types_(ops::stamp_memory(*info, type, args, kwargs));
   } catch (const std::exception& e) {
     fail(s, "cannot build " + name + ": " + e.what());
   }

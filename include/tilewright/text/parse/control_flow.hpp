@@ -240,7 +240,7 @@ inline std::vector<Expr> Parser::loop_return_vars(const YieldCtx& c,
     if (named && named->ann[i]) {
       Reconciled r = reconcile_annotation(named->ann[i], t);
       if (!r.problem.empty()) annotation_conflict(named->names[i], named->ann[i], t, r.problem, sp);
-      t = r.type;
+      t = types_(r.type);
     }
     rvs.push_back(ir::make_var(n, t, sp));
   }

@@ -59,8 +59,15 @@ inline Expr Parser::value_expr(const PVal& v, std::string_view what) {
     case PVal::Kind::list: {
       std::vector<Expr> els;
       els.reserve(v.items.size());
-      for (const auto& it : v.items) els.push_back(value_expr(it, "a list element"));
-      return ir::make_tuple(std::move(els), v.span);
+      std::vector<Type> types;
+      types.reserve(v.items.size());
+      for (const auto& it : v.items) {
+        els.push_back(value_expr(it, "a list element"));
+        types.push_back(els.back()->type);
+      }
+      // The type of `[0, 0]` repeats on every line as well.
+      Type type = types_(ir::make_type(ir::TupleType{std::move(types)}));
+      return ir::make_expr(ir::MakeTuple{std::move(els)}, std::move(type), v.span);
     }
     case PVal::Kind::path: {
       if (auto m = memory_space_of(v.s))

@@ -3,6 +3,7 @@
 // concept in the headers beside this one (named in each group below), the way a large
 // recursive-descent parser splits one class over several files; text/parser.hpp includes
 // them all.
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "tilewright/ir/function.hpp"
+#include "tilewright/ir/type_intern.hpp"
 #include "tilewright/ops/registry.hpp"
 #include "tilewright/text/lexer.hpp"
 #include "tilewright/text/parse/token_cursor.hpp"
@@ -144,6 +146,9 @@ class Parser : TokenCursor {
   ir::TileView parse_tile_view(const std::vector<Expr>& shape, std::optional<ir::MemorySpace> mem,
                                const CallArgs& a);
   Type parse_type();
+  Type parse_type_text();
+  Type remembered_annotation();
+  void remember_annotation(std::size_t first, const Type& t);
   void check_view_rank(const std::vector<Expr>& valid, const std::vector<Expr>& stride,
                        const std::vector<Expr>& shape, std::string_view owner,
                        std::string_view view, const Span& s) const;
@@ -211,6 +216,24 @@ class Parser : TokenCursor {
 
   const ops::Registry& reg_;
   std::unordered_map<std::string, const ops::OpInfo*> op_names_;
+  // Every tensor, tile and tuple type the parse makes (annotations, deduced results, their
+  // reconciliation) is interned: a kernel's lines share a handful of type nodes.
+  ir::TypeInterner types_;
+  // Tensor, tile and tuple annotations by their source text, so that a line repeating an
+  // earlier line's annotation is not parsed again. Text alone does not settle a type: its
+  // names (a dynamic dim, a buffer's base) are read through the scope, so an entry also keeps
+  // what each name it reads was bound to, and serves only where all are bound alike.
+  struct NameBinding {
+    std::string_view name;
+    std::array<Expr, 4> bound;  // in the scope, as a dynamic dim, a buffer base, a constant
+  };
+  struct RememberedAnnotation {
+    Type type;
+    std::size_t tokens = 0;
+    std::vector<NameBinding> names;
+  };
+  std::array<Expr, 4> binding_of(std::string_view name) const;
+  std::unordered_map<std::string_view, RememberedAnnotation> annotations_;
   bool type_ctx_ = false;
   std::unordered_map<std::string, Expr> dyn_;
   std::uint32_t call_arg_depth_ = 0;  // expression depth of the last argument list read

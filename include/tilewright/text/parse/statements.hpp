@@ -251,8 +251,8 @@ inline void Parser::finish_assign(const Token& name, Type ann, const Span& ann_s
   if (ann) {
     Reconciled r = reconcile_annotation(ann, v->type);
     if (!r.problem.empty()) annotation_conflict(name.text, ann, v->type, r.problem, ann_span);
-    t = r.type;
-    if (r.annotation_wins && ir::as<ir::Call>(v)) {
+    t = types_(r.type);
+    if (r.annotation_wins && ir::as<ir::Call>(v) && t != v->type) {
       v = ir::make_expr(v->v, t, v->span);  // §6.4: the call is rebuilt with the winning type
     } else if (r.annotation_wins && rhs.literal && ir::as<ir::ConstInt>(v)) {
       ir::DataType dt = ir::as<ir::ScalarType>(t)->dtype;

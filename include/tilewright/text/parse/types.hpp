@@ -193,7 +193,93 @@ inline ir::TileView Parser::parse_tile_view(const std::vector<Expr>& shape,
   return v;
 }
 
+// The annotation at the cursor: the text from its first token to its closing bracket, and
+// the number of tokens; empty when it is not a bracketed type or holds a comment.
+inline std::pair<std::string_view, std::size_t> annotation_text(const std::vector<Token>& toks, std::size_t pos,
+                                                                 std::string_view src) {
+  std::size_t i = pos;
+  auto kind = [&](std::size_t k) { return k < toks.size() ? toks[k].kind : TokenKind::end; };
+  if (kind(i) != TokenKind::name) return {};
+  while (kind(i + 1) == TokenKind::dot && kind(i + 2) == TokenKind::name) i += 2;
+  if (kind(++i) != TokenKind::lbracket) return {};
+  int depth = 0;
+  for (; i < toks.size(); ++i) {
+    TokenKind k = toks[i].kind;
+    if (k == TokenKind::lbracket || k == TokenKind::lparen) ++depth;
+    else if ((k == TokenKind::rbracket || k == TokenKind::rparen) && --depth == 0) break;
+    else if (k == TokenKind::newline || k == TokenKind::end) return {};
+  }
+  if (i == toks.size()) return {};
+  std::size_t begin = toks[pos].offset, end = toks[i].offset + toks[i].length;
+  std::string_view text = src.substr(begin, end - begin);
+  if (text.find('#') != std::string_view::npos) return {};  // a comment inside: parse it
+  return {text, i + 1 - pos};
+}
+
+// The names an annotation reads through the scope: names that are not a path's later part,
+// a keyword or the `pl`/`pld` of a path, and quoted buffer bases.
+template <class F>
+void for_each_scope_name(const std::vector<Token>& toks, std::size_t first, std::size_t count, F&& f) {
+  for (std::size_t k = first; k < first + count; ++k) {
+    const Token& t = toks[k];
+    bool after_dot = k > first && toks[k - 1].kind == TokenKind::dot;
+    TokenKind next = k + 1 < toks.size() ? toks[k + 1].kind : TokenKind::end;
+    if (t.kind == TokenKind::string) {
+      f(std::string_view(t.text));
+    } else if (t.kind == TokenKind::name && !after_dot && next != TokenKind::assign &&
+               !(next == TokenKind::dot && (t.text == "pl" || t.text == "pld"))) {
+      f(std::string_view(t.text));
+    }
+  }
+}
+
+inline std::array<Expr, 4> Parser::binding_of(std::string_view name) const {
+  std::array<Expr, 4> out;
+  std::string key(name);
+  if (fn_) {
+    if (auto it = fn_->scope.find(key); it != fn_->scope.end()) out[0] = it->second;
+    if (auto it = fn_->ptrs.find(key); it != fn_->ptrs.end()) out[2] = it->second;
+  }
+  if (auto it = dyn_.find(key); it != dyn_.end()) out[1] = it->second;
+  if (auto it = consts_.find(key); it != consts_.end()) out[3] = it->second;
+  return out;
+}
+
+inline Type Parser::remembered_annotation() {
+  auto [text, count] = annotation_text(toks_, pos_, src_);
+  if (text.empty()) return nullptr;
+  auto it = annotations_.find(text);
+  if (it == annotations_.end() || it->second.tokens != count) return nullptr;
+  for (const NameBinding& n : it->second.names)
+    if (binding_of(n.name) != n.bound) return nullptr;
+  pos_ += count;
+  return it->second.type;
+}
+
+// After the annotation starting at token `first` was parsed to `t`: the bindings are taken
+// now, so that names the parse bound (a dynamic dim, a buffer base met first here) count.
+inline void Parser::remember_annotation(std::size_t first, const Type& t) {
+  auto [text, count] = annotation_text(toks_, first, src_);
+  if (text.empty() || count != pos_ - first) return;
+  RememberedAnnotation entry{t, count, {}};
+  for_each_scope_name(toks_, first, count, [&](std::string_view name) {
+    for (const NameBinding& n : entry.names)
+      if (n.name == name) return;
+    entry.names.push_back(NameBinding{name, binding_of(name)});
+  });
+  annotations_.insert_or_assign(text, std::move(entry));
+}
+
 inline Type Parser::parse_type() {
+  if (Type t = remembered_annotation()) return t;
+  std::size_t first = pos_;
+  Type t = parse_type_text();
+  if (t && (ir::as<ir::TileType>(t) || ir::as<ir::TensorType>(t) || ir::as<ir::TupleType>(t)))
+    remember_annotation(first, t);
+  return t;
+}
+
+inline Type Parser::parse_type_text() {
   DepthGuard g(*this, cur().span);
   if (at(TokenKind::string)) {  // a string annotation: resolved from the value
     advance();
@@ -213,8 +299,8 @@ inline Type Parser::parse_type() {
     return ir::scalar_type(dt);
   }
   if (last == "Tensor" || last == "DistributedTensor")
-    return parse_tensor_type(last == "DistributedTensor", s);
-  if (last == "Tile") return parse_tile_type(s);
+    return types_(parse_tensor_type(last == "DistributedTensor", s));
+  if (last == "Tile") return types_(parse_tile_type(s));
   if (last == "Tuple" || path == "tuple") {
     expect(TokenKind::lbracket, "after " + path);
     std::vector<Type> els;
@@ -231,7 +317,7 @@ inline Type Parser::parse_type() {
       }
     }
     expect(TokenKind::rbracket, "to close " + path);
-    return ir::make_type(ir::TupleType{std::move(els)});
+    return types_(ir::make_type(ir::TupleType{std::move(els)}));
   }
   if (last == "Array") {
     expect(TokenKind::lbracket, "after pl.Array");
