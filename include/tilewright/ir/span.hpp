@@ -1,15 +1,50 @@
 #pragma once
-// Source locations. A Span names a file by a shared pointer so that every node parsed
-// from one buffer shares the name without copying it.
+// Source locations: a file, a line and a column, attached to tokens, nodes and diagnostics.
+#include <cstddef>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <string_view>
+#include <unordered_set>
 
 namespace tilewright::ir {
 
+// The name of a source file, interned for the life of the process, so that a span is two
+// ints and a pointer: every token and every node carries one, and copying them must cost
+// nothing (a shared_ptr here cost an atomic increment per token and per rebuilt node).
+// A program reads a handful of files, so the table stays small; it is never freed, which
+// also keeps the names valid for spans held by objects destroyed at exit.
+class FileName {
+ public:
+  FileName() = default;
+  FileName(std::nullptr_t) noexcept {}                         // NOLINT(google-explicit-constructor)
+  FileName(std::string_view name) : name_(&intern(name)) {}    // NOLINT(google-explicit-constructor)
+  FileName(const char* name) : FileName(std::string_view(name)) {}  // NOLINT(google-explicit-constructor)
+  FileName(const std::string& name) : FileName(std::string_view(name)) {}  // NOLINT(google-explicit-constructor)
+  FileName(const std::shared_ptr<const std::string>& name)  // NOLINT(google-explicit-constructor)
+      : name_(name ? &intern(*name) : nullptr) {}
+
+  explicit operator bool() const noexcept { return name_ != nullptr; }
+  const std::string& operator*() const noexcept { return *name_; }
+  const std::string* operator->() const noexcept { return name_; }
+  // One pointer per distinct name, so equal names compare by address.
+  friend bool operator==(const FileName&, const FileName&) noexcept = default;
+
+ private:
+  static const std::string& intern(std::string_view name) {
+    static std::mutex lock;
+    static auto* names = new std::unordered_set<std::string>;  // never freed: see above
+    std::lock_guard<std::mutex> hold(lock);
+    return *names->emplace(name).first;
+  }
+
+  const std::string* name_ = nullptr;
+};
+
 struct Span {
-  std::shared_ptr<const std::string> file;  // null when unknown
-  int line = -1;                            // 1-based; -1 when unknown
-  int column = -1;                          // 1-based; -1 when unknown
+  FileName file;     // null when unknown
+  int line = -1;     // 1-based; -1 when unknown
+  int column = -1;   // 1-based; -1 when unknown
 
   [[nodiscard]] bool known() const noexcept { return line > 0; }
   [[nodiscard]] std::string file_name() const { return file ? *file : std::string(); }

@@ -48,6 +48,7 @@ enum class TokenKind : std::uint8_t {
 
 struct Token {
   TokenKind kind = TokenKind::end;
+  char quote = 0;  // STRING only: '\'' or '"'
   // The exact source spelling, except: STRING holds the decoded value (UTF-8) and
   // COMMENT holds the text after `#` and one following space. Empty for the
   // layout tokens NEWLINE, INDENT, DEDENT and END.
@@ -57,7 +58,6 @@ struct Token {
   // reject it unless it folds it under a unary minus (negating it gives itself back).
   std::int64_t int_value = 0;
   double float_value = 0.0;  // FLOATING only
-  char quote = 0;            // STRING only: '\'' or '"'
   ir::Span span;             // where the token starts
   std::size_t offset = 0;    // byte range in the source (for a STRING: including quotes)
   std::size_t length = 0;
@@ -186,7 +186,7 @@ inline std::string describe_char(char c) {
 
 class Scanner {
  public:
-  Scanner(std::string_view src, std::shared_ptr<const std::string> file)
+  Scanner(std::string_view src, ir::FileName file)
       : src_(src), file_(std::move(file)) {}
 
   std::vector<Token> run() {
@@ -554,7 +554,7 @@ class Scanner {
   }
 
   std::string_view src_;
-  std::shared_ptr<const std::string> file_;
+  ir::FileName file_;
   std::size_t pos_ = 0;
   std::size_t line_start_ = 0;
   int line_ = 1;
@@ -571,8 +571,7 @@ class Scanner {
 // Tokenizes the whole text. Throws ir::Error (origin "parser", user kind) at the first
 // lexical error. The result always ends with exactly one END token; every non-empty
 // logical line ends with NEWLINE, even without a final line feed.
-inline std::vector<Token> tokenize(std::string_view source,
-                                   std::shared_ptr<const std::string> file = nullptr) {
+inline std::vector<Token> tokenize(std::string_view source, ir::FileName file = {}) {
   return detail::Scanner(source, std::move(file)).run();
 }
 

@@ -27,19 +27,22 @@ inline constexpr int kMaxDepth = 200;
 class TokenCursor {
  public:
   TokenCursor(std::string_view src, std::string file)
-      : src_(src), file_(std::make_shared<const std::string>(std::move(file))) {
-    std::vector<Token> raw = tokenize(src_, file_);
-    toks_.reserve(raw.size());
+      : src_(src), file_(file), toks_(tokenize(src_, file_)) {
+    // Comments move out in place: the token list is the parse's largest allocation, so it
+    // is never held twice.
+    std::size_t kept = 0;
     std::vector<std::string> pending;
-    for (Token& t : raw) {
+    for (Token& t : toks_) {
       if (t.kind == TokenKind::comment) {
         pending.push_back(std::move(t.text));
         continue;
       }
-      if (!pending.empty()) comments_at_.emplace(toks_.size(), std::move(pending));
+      if (!pending.empty()) comments_at_.emplace(kept, std::move(pending));
       pending.clear();
-      toks_.push_back(std::move(t));
+      if (&toks_[kept] != &t) toks_[kept] = std::move(t);
+      ++kept;
     }
+    toks_.erase(toks_.begin() + static_cast<std::ptrdiff_t>(kept), toks_.end());
   }
 
  protected:
@@ -142,7 +145,7 @@ class TokenCursor {
   }
 
   std::string_view src_;
-  std::shared_ptr<const std::string> file_;
+  ir::FileName file_;
   std::vector<Token> toks_;
   std::unordered_map<std::size_t, std::vector<std::string>> comments_at_;
   std::size_t pos_ = 0;
