@@ -18,6 +18,12 @@ Function unary_kernel(const char* op, std::int64_t rows) {
   Stmt body = make_seq({make_stmt(Assign{y, make_call(intern_op(op), {x}, {}, t)}), make_stmt(Return{{y}})});
   return make_function(FunctionNode{"k", {Param{x, ParamDirection::In}}, {t}, body, FunctionType::InCore, {}, {}, {}, {}});
 }
+// Two dynamic dims N and M, and a [N, 16] tile type that reads N.
+struct DynamicDims {
+  Expr n = make_var("N", scalar_type(DataType::INDEX));
+  Expr m = make_var("M", scalar_type(DataType::INDEX));
+  Type tile = make_tile_type({n, make_int(16)}, DataType::FP32, std::nullopt, MemorySpace::Vec);
+};
 }  // namespace
 
 TEST_CASE("TVS-07: a full valid_shape and the default tensor view canonicalize away") {
@@ -178,9 +184,9 @@ TEST_CASE("Mutator: a definition found unchanged is looked at again after a subs
   // x's type reads the dynamic dim N. The walk meets x unchanged and remembers it; once N is
   // substituted, a later use of x must see the new type, as one re-minted Var for every use.
   struct Walk : Mutator<Walk> {};
-  Expr n = make_var("N", scalar_type(DataType::INDEX));
-  Expr m = make_var("M", scalar_type(DataType::INDEX));
-  Expr x = make_var("x", make_tile_type({n, make_int(16)}, DataType::FP32, std::nullopt, MemorySpace::Vec));
+  const DynamicDims dims_nm;
+  const Expr &n = dims_nm.n, &m = dims_nm.m;
+  Expr x = make_var("x", dims_nm.tile);
   Walk walk;
   CHECK(walk.mutate_expr(x) == x);
   CHECK(walk.mutate_expr(x) == x);
@@ -195,9 +201,9 @@ TEST_CASE("Mutator: a type found unchanged is looked at again after a substituti
   // One type node on a call, met twice unchanged (the second time from the cache); once its
   // dim N is substituted, the next meeting rebuilds it.
   struct Walk : Mutator<Walk> {};
-  Expr n = make_var("N", scalar_type(DataType::INDEX));
-  Expr m = make_var("M", scalar_type(DataType::INDEX));
-  Type t = make_tile_type({n, make_int(16)}, DataType::FP32, std::nullopt, MemorySpace::Vec);
+  const DynamicDims dims_nm;
+  const Expr &n = dims_nm.n, &m = dims_nm.m;
+  const Type& t = dims_nm.tile;
   Walk walk;
   CHECK(walk.mutate_type(t) == t);
   CHECK(walk.mutate_type(t) == t);
@@ -215,9 +221,9 @@ TEST_CASE("Mutator: a walker that overrides mutate_expr is not served types it f
     bool active = false;
     Expr mutate_expr(const Expr& e) { return active && e == from ? to : Mutator::mutate_expr(e); }
   };
-  Expr n = make_var("N", scalar_type(DataType::INDEX));
-  Expr m = make_var("M", scalar_type(DataType::INDEX));
-  Type t = make_tile_type({n, make_int(16)}, DataType::FP32, std::nullopt, MemorySpace::Vec);
+  const DynamicDims dims_nm;
+  const Expr &n = dims_nm.n, &m = dims_nm.m;
+  const Type& t = dims_nm.tile;
   Contextual walk;
   walk.from = n;
   walk.to = m;
