@@ -15,6 +15,7 @@
 // produces, so they are dropped.
 //
 // Columns count bytes, not code points: printed text is ASCII outside strings.
+#include <array>
 #include <charconv>
 #include <cstddef>
 #include <cstdint>
@@ -139,6 +140,21 @@ inline constexpr Punct kPunct[] = {
     {">", TokenKind::greater},
 };
 
+// The entries of kPunct by their first character, longest first: a token is matched against
+// the few spellings that can start with its character, not against the whole table.
+struct PunctCandidates {
+  std::uint8_t count = 0;
+  std::array<std::uint8_t, 6> index{};
+};
+inline constexpr auto kPunctByFirst = [] {
+  std::array<PunctCandidates, 128> table{};
+  for (std::size_t i = 0; i < std::size(kPunct); ++i) {
+    PunctCandidates& c = table[static_cast<unsigned char>(kPunct[i].spelling[0])];
+    c.index[c.count++] = static_cast<std::uint8_t>(i);
+  }
+  return table;
+}();
+
 inline bool is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
 inline bool is_name_start(char c) noexcept {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
@@ -189,7 +205,10 @@ class Scanner {
   Scanner(std::string_view src, ir::FileName file)
       : src_(src), file_(std::move(file)) {}
 
-  std::vector<Token> run() {
+  // `comments`, when given, receives each comment-only line with the index of the token it
+  // precedes, instead of the comment tokens in the list (the parser's form).
+  std::vector<Token> run(std::vector<std::pair<std::size_t, std::string>>* comments = nullptr) {
+    comments_aside_ = comments;
     // Lines and columns are ints in Span; refuse inputs that could overflow them.
     if (src_.size() >= static_cast<std::size_t>(std::numeric_limits<int>::max()))
       fail(0, "source text is too large (2 GiB or more)");
@@ -258,7 +277,10 @@ class Scanner {
   }
 
   void flush_comments() {
-    for (Token& c : pending_comments_) out_.push_back(std::move(c));
+    for (Token& c : pending_comments_) {
+      if (comments_aside_) comments_aside_->emplace_back(out_.size(), std::move(c.text));
+      else out_.push_back(std::move(c));
+    }
     pending_comments_.clear();
   }
 
@@ -529,8 +551,11 @@ class Scanner {
     const std::size_t start = pos_;
     const std::string_view rest = src_.substr(pos_);
     const char c = rest[0];
-    for (const Punct& p : kPunct) {
-      if (p.spelling[0] != c || rest.substr(0, p.spelling.size()) != p.spelling) continue;
+    const auto first = static_cast<unsigned char>(c);
+    const PunctCandidates& candidates = kPunctByFirst[first < kPunctByFirst.size() ? first : 0];
+    for (std::size_t k = 0; k < candidates.count; ++k) {
+      const Punct& p = kPunct[candidates.index[k]];
+      if (rest.substr(0, p.spelling.size()) != p.spelling) continue;
       if (p.spelling.size() == 1 && (c == '(' || c == '[' || c == '{')) {
         brackets_.push_back(Open{c, span_at(start)});
       } else if (p.spelling.size() == 1 && (c == ')' || c == ']' || c == '}')) {
@@ -563,6 +588,7 @@ class Scanner {
   std::vector<std::size_t> indents_{0};
   std::vector<Open> brackets_;
   std::vector<Token> pending_comments_;
+  std::vector<std::pair<std::size_t, std::string>>* comments_aside_ = nullptr;
   std::vector<Token> out_;
 };
 

@@ -3,8 +3,8 @@
 // vocabulary every production uses, the comments that precede a statement, and the depth
 // guard that keeps recursive productions off the end of the stack.
 //
-// Comment tokens are taken out of the stream when it is built and kept by the index of the
-// token they precede, so the grammar never sees them and a statement can claim its own.
+// Comment lines never enter the stream: the lexer sets them aside, by the index of the token
+// they precede, so the grammar never sees them and a statement can claim its own.
 #include <algorithm>
 #include <cstddef>
 #include <memory>
@@ -27,22 +27,10 @@ inline constexpr int kMaxDepth = 200;
 class TokenCursor {
  public:
   TokenCursor(std::string_view src, std::string file)
-      : src_(src), file_(file), toks_(tokenize(src_, file_)) {
-    // Comments move out in place: the token list is the parse's largest allocation, so it
-    // is never held twice.
-    std::size_t kept = 0;
-    std::vector<std::string> pending;
-    for (Token& t : toks_) {
-      if (t.kind == TokenKind::comment) {
-        pending.push_back(std::move(t.text));
-        continue;
-      }
-      if (!pending.empty()) comments_at_.emplace(kept, std::move(pending));
-      pending.clear();
-      if (&toks_[kept] != &t) toks_[kept] = std::move(t);
-      ++kept;
-    }
-    toks_.erase(toks_.begin() + static_cast<std::ptrdiff_t>(kept), toks_.end());
+      : src_(src), file_(file) {
+    std::vector<std::pair<std::size_t, std::string>> comments;
+    toks_ = text::detail::Scanner(src_, file_).run(&comments);
+    for (auto& [before, line] : comments) comments_at_[before].push_back(std::move(line));
   }
 
  protected:
