@@ -44,6 +44,7 @@ class Printer {
 
   void reset_function() {
     names.clear();
+    type_texts.clear();
     body_defs = nullptr;
     in_signature = false;
     split_aiv_depth = 0;
@@ -105,6 +106,10 @@ class Printer {
   // so its leaves print typed. Memoized so that checking every Binary node stays linear.
   std::unordered_map<const ExprNode*, bool> const_tree_memo;
   std::unordered_map<std::uint32_t, std::string> callee_cache;
+  // The text of each tensor, tile and tuple type printed in this function's body, by node: a
+  // kernel's lines repeat a handful of (interned) types, and within a body a type's text
+  // depends only on the type and the function's names.
+  std::unordered_map<const ir::TypeNode*, std::string> type_texts;
   std::unordered_map<std::uint32_t, const ops::OpInfo*> row_cache;
 
   // ---- types.hpp: annotations (§2)
@@ -114,6 +119,7 @@ class Printer {
   void tensor_view(const ir::TensorType& t);
   void tile_view(const ir::TileType& t);
   void type(const Type& t);
+  void type_text(const Type& t);
 
   // ---- expressions.hpp: expressions (§4)
   bool all_const_tree(const Expr& e);

@@ -140,6 +140,18 @@ inline void Printer::tile_view(const ir::TileType& t) {
 }
 
 inline void Printer::type(const Type& t) {
+  if (in_signature || !t || !(ir::as<ir::TileType>(t) || ir::as<ir::TensorType>(t) || ir::as<ir::TupleType>(t)))
+    return type_text(t);
+  if (auto it = type_texts.find(t.get()); it != type_texts.end()) {
+    out += it->second;
+    return;
+  }
+  std::size_t start = out.size();
+  type_text(t);
+  type_texts.emplace(t.get(), out.substr(start));
+}
+
+inline void Printer::type_text(const Type& t) {
   if (!t) {
     out += "pl.UnknownType";
     return;
