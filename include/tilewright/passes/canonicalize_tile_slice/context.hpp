@@ -4,8 +4,12 @@
 //   <slice>_textract = tile.extract(base, row, col, [slice shape], target_memory=<space>)
 // emitted before the statement that reads it. tile.extract gets its own allocation (it is
 // not in-place safe), so the copy never aliases the slice's source.
+#include <cstddef>
+#include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -39,17 +43,25 @@ class CanonicalizeContext {
     return !it->second;
   }
 
-  // The extract call that copies `s` out into `space`.
-  [[nodiscard]] ir::Expr extract_call(const Slice& s, ir::MemorySpace space,
-                                      const ir::Span& span) const {
+  // The extract call that copies `s` out into `space`. Its type is deduced (and the call
+  // validated) once per distinct source type, slice type, offsets and space: a kernel makes
+  // hundreds of extracts of a handful of types, and each then shares its type node.
+  [[nodiscard]] ir::Expr extract_call(const Slice& s, ir::MemorySpace space, const ir::Span& span) {
     std::vector<ir::Expr> args{s.window.base, s.window.row, s.window.col,
                                ir::make_tuple(s.type().shape, span)};
-    return ops::create_call(*extract_, std::move(args), {{"target_memory", space}}, span);
+    ir::Kwargs kwargs{{"target_memory", space}};
+    const ExtractKey key{s.window.base->type.get(), s.var->type.get(), offset_key(s.window.row),
+                         offset_key(s.window.col), space};
+    if (auto it = extract_types_.find(key); it != extract_types_.end())
+      return ir::make_call(extract_->id, std::move(args), std::move(kwargs), it->second, span);
+    ir::Expr call = ops::create_call(*extract_, std::move(args), std::move(kwargs), span);
+    extract_types_.emplace(key, call->type);
+    return call;
   }
 
   // `<slice>_textract = extract_call(…)`; returns the statement and its Var.
   [[nodiscard]] std::pair<ir::Stmt, ir::Expr> extract_stmt(const Slice& s, ir::MemorySpace space,
-                                                           const ir::Span& span) const {
+                                                           const ir::Span& span) {
     ir::Expr value = extract_call(s, space, span);
     ir::Expr var = ir::make_var(std::string(ir::name_hint(s.var)) + "_textract", value->type, span);
     return {ir::make_stmt(ir::Assign{var, std::move(value)}, span), var};
@@ -139,11 +151,46 @@ class CanonicalizeContext {
     return *info;
   }
 
+  // What tile.extract's deduction reads: the source's type, the window's extent (the slice's
+  // type), the offsets (a constant by value and type, anything else by node) and the target.
+  // The nodes are the analysis's, alive as long as this context, so their addresses cannot
+  // be reused while the table holds them.
+  struct OffsetKey {
+    const void* node;  // a constant: its type node, with its `value`
+    std::int64_t value;
+    bool operator==(const OffsetKey&) const = default;
+  };
+  static OffsetKey offset_key(const ir::Expr& e) noexcept {
+    if (auto* c = ir::as<ir::ConstInt>(e)) return {e->type.get(), c->value};
+    return {e.get(), 0};
+  }
+  struct ExtractKey {
+    const void* source_type;
+    const void* slice_type;
+    OffsetKey row, col;
+    ir::MemorySpace space;
+    bool operator==(const ExtractKey&) const = default;
+  };
+  struct ExtractKeyHash {
+    std::size_t operator()(const ExtractKey& k) const noexcept {
+      std::size_t h = std::hash<const void*>{}(k.source_type);
+      auto mix = [&](std::size_t v) { h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2); };
+      mix(std::hash<const void*>{}(k.slice_type));
+      for (const OffsetKey& o : {k.row, k.col}) {
+        mix(std::hash<const void*>{}(o.node));
+        mix(std::hash<std::int64_t>{}(o.value));
+      }
+      mix(static_cast<std::size_t>(k.space));
+      return h;
+    }
+  };
+
   const SliceAnalysis* analysis_;
   const ops::Registry* registry_;
   const ops::OpInfo* extract_;
   KnownMultiples multiples_;
   ByVar<bool> aligned_;  // slice Var → provably aligned
+  std::unordered_map<ExtractKey, ir::Type, ExtractKeyHash> extract_types_;
 };
 
 }  // namespace tilewright::passes::canonicalize

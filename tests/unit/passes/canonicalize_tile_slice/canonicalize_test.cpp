@@ -9,6 +9,7 @@
 #include <doctest/doctest.h>
 
 #include "canonicalize_test_util.hpp"
+#include "tilewright/ir/walk.hpp"
 #include "tilewright/pass/pipeline.hpp"
 #include "tilewright/pass/verify.hpp"
 #include "tilewright/passes/registry.hpp"
@@ -235,6 +236,39 @@ TEST_CASE("CT-12: one operand read twice gets one copy per read, and the stats c
   CHECK(add->args[1] == ir::as<ir::Assign>(stmts[2])->var);
   CHECK(ctx.stats.get("CanonicalizeTileSlice.copy-unaligned-vec-operand: applied") == 1);
   CHECK(ctx.stats.get("CanonicalizeTileSlice.fold-slice-into-extract: applied") == 0);
+  // Issue 17: the two copies of one slice are deduced once and share their type node.
+  CHECK(ir::as<ir::Assign>(stmts[1])->var->type == ir::as<ir::Assign>(stmts[2])->var->type);
+}
+
+TEST_CASE("CT-12, issue 17: copies share a type only where the extract's deduction reads the same") {
+  // One slice type at two row offsets of a source valid on 10 of its 16 rows: the copy at
+  // row 8 is valid on 2 rows, the one at row 0 on all 4 — the offsets are part of what the
+  // shared deduction is keyed by, not only the types.
+  auto before = parse(program_text(
+      incore +
+      R"(    def kernel(x: pl.Tensor[[16, 8], pl.FP32], out: pl.Out[pl.Tensor[[4, 1], pl.FP32]]) -> pl.Tensor[[4, 1], pl.FP32]:
+        t: pl.Tile[[16, 8], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[10, 8])] = pl.tile.load(x, [0, 0], [16, 8], [10, 8], target_memory=pl.Mem.Vec)
+        s0: pl.Tile[[4, 1], pl.FP32, pl.Mem.Vec] = pl.tile.slice(t, [4, 1], [0, 3])
+        s1: pl.Tile[[4, 1], pl.FP32, pl.Mem.Vec] = pl.tile.slice(t, [4, 1], [4, 3])
+        s2: pl.Tile[[4, 1], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[2, 1])] = pl.tile.slice(t, [4, 1], [8, 3])
+        y0: pl.Tile[[4, 1], pl.FP32, pl.Mem.Vec] = pl.tile.add(s0, s1)
+        y: pl.Tile[[4, 1], pl.FP32, pl.Mem.Vec] = pl.tile.add(y0, s2)
+        out2: pl.Tensor[[4, 1], pl.FP32] = pl.tile.store(y, [0, 0], out)
+        return out2
+)"));
+  pass::PassContext ctx;
+  auto after = passes::canonicalize_tile_slice(before, ctx);
+  std::vector<ir::Expr> copies;
+  ir::for_each_stmt(after->functions[0]->body, [&](const ir::Stmt& st) {
+    if (auto* a = ir::as<ir::Assign>(st); a && ir::name_hint(a->var).ends_with("_textract")) copies.push_back(a->var);
+  });
+  REQUIRE(copies.size() == 3);
+  auto valid_rows = [](const ir::Expr& v) { return ir::const_int(ir::valid_shape(*ir::tile_type(v))[0]); };
+  CHECK(valid_rows(copies[0]) == 4);
+  CHECK(valid_rows(copies[1]) == 4);
+  CHECK(valid_rows(copies[2]) == 2);
+  CHECK(copies[0]->type != copies[2]->type);
+  CHECK(ir::structural_equal(copies[0]->type, copies[1]->type));
 }
 
 TEST_CASE(
