@@ -85,6 +85,12 @@ const T* as(const Type& t) noexcept {
   return t ? std::get_if<T>(&t->v) : nullptr;
 }
 
+// A tensor, tile or tuple type: the types with structure, which a kernel repeats line after
+// line (interned, and printed once per body); scalars and markers are small leaves.
+inline bool is_structured_type(const Type& t) noexcept {
+  return as<TensorType>(t) || as<TileType>(t) || as<TupleType>(t);
+}
+
 // ---- implicit tile layout ---------------------------------------------------------------
 // The layout a tile has when its type carries no view, per memory space. A present view
 // always differs from this somewhere (canonicalization drops it otherwise).

@@ -21,7 +21,7 @@ class TypeInterner {
   // The interned node equal to `t`: `t` itself the first time such a type is met. Scalars
   // and markers are returned as they are (they are small and have nothing to share).
   Type operator()(const Type& t) {
-    if (!t || !(as<TileType>(t) || as<TensorType>(t) || as<TupleType>(t))) return t;
+    if (!is_structured_type(t)) return t;
     std::size_t h = StructuralHash(exact)(t);
     auto [first, last] = table_.equal_range(h);
     for (auto it = first; it != last; ++it)

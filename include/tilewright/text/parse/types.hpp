@@ -274,8 +274,7 @@ inline Type Parser::parse_type() {
   if (Type t = remembered_annotation()) return t;
   std::size_t first = pos_;
   Type t = parse_type_text();
-  if (t && (ir::as<ir::TileType>(t) || ir::as<ir::TensorType>(t) || ir::as<ir::TupleType>(t)))
-    remember_annotation(first, t);
+  if (ir::is_structured_type(t)) remember_annotation(first, t);
   return t;
 }
 

@@ -140,8 +140,7 @@ inline void Printer::tile_view(const ir::TileType& t) {
 }
 
 inline void Printer::type(const Type& t) {
-  if (in_signature || !t || !(ir::as<ir::TileType>(t) || ir::as<ir::TensorType>(t) || ir::as<ir::TupleType>(t)))
-    return type_text(t);
+  if (in_signature || !ir::is_structured_type(t)) return type_text(t);
   if (auto it = type_texts.find(t.get()); it != type_texts.end()) {
     out += it->second;
     return;
