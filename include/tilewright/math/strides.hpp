@@ -2,14 +2,16 @@
 // Packed logical strides per tensor layout, the blocked NZ shape, layout derivation from
 // strides and the canonical-view check (TVS-02..TVS-05, MT-03, MT-04, MT-08).
 //
-// Strides are in elements. Only constant shapes get strides here; for a symbolic shape the
-// IR layer builds the same recurrences out of expressions. The canonical-view check, which
-// must reason about symbolic strides, takes maybe_i64 entries instead.
+// Strides are in elements. The packing recurrence is written once (packed_strides_into), over
+// any element type: constant shapes get integer strides here, and the IR layer runs the same
+// code over expressions for symbolic shapes (tensor.view's deduction, MaterializeTensorStrides).
+// The canonical-view check, which must reason about symbolic strides, takes maybe_i64 entries.
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 
 #include "tilewright/math/checked.hpp"
 #include "tilewright/math/dims.hpp"
@@ -43,49 +45,69 @@ struct strides_error {
          std::to_string(e.rank);
 }
 
-// TVS-02, MT-04: row-major packing, innermost stride 1 and every outer stride the volume
-// of everything inside it. The empty shape has no strides.
-[[nodiscard]] constexpr result<dims, strides_error> row_major_strides(
-    std::span<const std::int64_t> shape) noexcept {
-  const std::size_t n = shape.size();
-  if (n > k_max_rank) return strides_error{strides_errc::rank_exceeds_capacity, n, 0};
-  dims out;
-  for (std::size_t i = 0; i < n; ++i) out.push_back(0);
-  if (n == 0) return out;
-  out[n - 1] = 1;
-  for (std::size_t i = n - 1; i-- > 0;) {
-    const auto s = checked_mul(out[i + 1], shape[i + 1]);
-    if (!s) return strides_error{strides_errc::overflow, n, i};
-    out[i] = *s;
-  }
-  return out;
-}
-
-// TVS-03, MT-03: DN stores each trailing [R, C] matrix column by column, so the second-to-
-// last axis is the contiguous one; outer axes are row-major over whole R*C matrices.
+// TVS-02/TVS-03, MT-03/MT-04: the packing recurrence, for strides of any element type.
+// Row-major (ND): the last axis has stride `one`, every outer axis the volume of everything
+// inside it. DN stores each trailing [R, C] matrix column by column, so the second-to-last
+// axis is the contiguous one, the last strides over one column (R), and outer axes are
+// row-major over whole R*C matrices:
 //
 //   shape  [ B,   R, C ]
 //   stride [ R*C, 1, R ]      e.g. [2,4,8] → [32,1,4]; [2,3,4,8] → [96,32,1,4]
-[[nodiscard]] constexpr result<dims, strides_error> dn_strides(
-    std::span<const std::int64_t> shape) noexcept {
+//
+// `out` has the shape's size (at least 2 for DN: the callers decide what a smaller rank
+// means); `mul(a, b)` returns the product as an optional, empty when it does not fit. Returns
+// the axis whose stride did not fit, or nothing.
+template <class Strides, class Shape, class T, class Mul>
+constexpr std::optional<std::size_t> packed_strides_into(Strides& out, const Shape& shape, bool dn,
+                                                         const T& one, Mul&& mul) {
+  const std::size_t n = out.size();
+  if (n == 0) return std::nullopt;
+  std::size_t plain;  // the axes below this one follow the row-major step
+  if (dn) {
+    out[n - 2] = one;
+    out[n - 1] = shape[n - 2];
+    if (n < 3) return std::nullopt;
+    auto block = mul(shape[n - 2], shape[n - 1]);
+    if (!block) return n - 3;
+    out[n - 3] = std::move(*block);
+    plain = n - 3;
+  } else {
+    out[n - 1] = one;
+    plain = n - 1;
+  }
+  for (std::size_t i = plain; i-- > 0;) {
+    auto s = mul(out[i + 1], shape[i + 1]);
+    if (!s) return i;
+    out[i] = std::move(*s);
+  }
+  return std::nullopt;
+}
+
+namespace detail {
+[[nodiscard]] constexpr result<dims, strides_error> integer_strides(std::span<const std::int64_t> shape,
+                                                                    bool dn) noexcept {
   const std::size_t n = shape.size();
   if (n > k_max_rank) return strides_error{strides_errc::rank_exceeds_capacity, n, 0};
-  if (n < 2) return strides_error{strides_errc::dn_rank_below_two, n, 0};
+  if (dn && n < 2) return strides_error{strides_errc::dn_rank_below_two, n, 0};
   dims out;
   for (std::size_t i = 0; i < n; ++i) out.push_back(0);
-  out[n - 2] = 1;
-  out[n - 1] = shape[n - 2];
-  if (n >= 3) {
-    const auto block = checked_mul(shape[n - 2], shape[n - 1]);
-    if (!block) return strides_error{strides_errc::overflow, n, n - 3};
-    out[n - 3] = *block;
-    for (std::size_t i = n - 3; i-- > 0;) {
-      const auto s = checked_mul(out[i + 1], shape[i + 1]);
-      if (!s) return strides_error{strides_errc::overflow, n, i};
-      out[i] = *s;
-    }
-  }
+  auto mul = [](std::int64_t a, std::int64_t b) { return checked_mul(a, b); };
+  if (auto axis = packed_strides_into(out, shape, dn, std::int64_t{1}, mul))
+    return strides_error{strides_errc::overflow, n, *axis};
   return out;
+}
+}  // namespace detail
+
+// TVS-02, MT-04: row-major packing. The empty shape has no strides.
+[[nodiscard]] constexpr result<dims, strides_error> row_major_strides(
+    std::span<const std::int64_t> shape) noexcept {
+  return detail::integer_strides(shape, /*dn=*/false);
+}
+
+// TVS-03, MT-03: DN packing; a rank below 2 has no trailing pair to swap.
+[[nodiscard]] constexpr result<dims, strides_error> dn_strides(
+    std::span<const std::int64_t> shape) noexcept {
+  return detail::integer_strides(shape, /*dn=*/true);
 }
 
 // C0: how many elements fill one 32-byte NZ line (FP32 8, FP16/BF16 16, INT8 32). Element

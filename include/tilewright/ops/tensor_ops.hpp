@@ -1,6 +1,9 @@
 #pragma once
 // tensor.* ops the kernels and the passes use: view, create, reshape, full, the
 // element-wise arithmetic the orchestration level writes, and the split-reshape pair.
+#include <optional>
+
+#include "tilewright/math/strides.hpp"
 #include "tilewright/ops/builder.hpp"
 #include "tilewright/ops/deduce.hpp"
 
@@ -8,23 +11,13 @@ namespace tilewright::ops {
 
 namespace deduce {
 
-// Packed strides of `shape` in `layout` (ND row-major; DN swaps the trailing pair).
+// Packed strides of `shape` in `layout` (ND row-major; DN swaps the trailing pair; a rank-1
+// DN view packs as ND), by the one recurrence of math/strides.hpp.
 inline std::vector<Expr> canonical_strides(const std::vector<Expr>& shape, ir::TensorLayout layout) {
-  std::size_t n = shape.size();
-  std::vector<Expr> s(n);
-  if (n == 0) return s;
-  if (layout == ir::TensorLayout::DN && n >= 2) {
-    s[n - 2] = idx(1);
-    s[n - 1] = shape[n - 2];
-    Expr next = mul(shape[n - 2], shape[n - 1]);
-    for (std::size_t k = n - 2; k-- > 0;) {
-      s[k] = next;
-      next = mul(next, shape[k]);
-    }
-    return s;
-  }
-  s[n - 1] = idx(1);
-  for (std::size_t k = n - 1; k-- > 0;) s[k] = mul(s[k + 1], shape[k + 1]);
+  std::vector<Expr> s(shape.size());
+  const bool dn = layout == ir::TensorLayout::DN && shape.size() >= 2;
+  math::packed_strides_into(s, shape, dn, idx(1),
+                            [](const Expr& a, const Expr& b) { return std::optional<Expr>(mul(a, b)); });
   return s;
 }
 

@@ -11,6 +11,7 @@
 #include "tilewright/ir/geometry.hpp"
 #include "tilewright/ir/index_arith.hpp"
 #include "tilewright/ir/type_map.hpp"
+#include "tilewright/math/strides.hpp"
 #include "tilewright/pass/pass.hpp"
 
 namespace tilewright::passes {
@@ -21,23 +22,16 @@ namespace materialize_detail {
 inline std::vector<ir::Expr> packed_strides(const std::vector<ir::Expr>& shape, ir::TensorLayout layout,
                                             const ir::Span& span) {
   const std::size_t n = shape.size();
+  const bool dn = layout == ir::TensorLayout::DN;
+  if (dn && n == 1)  // a rank-0 tensor has no strides in any layout
+    ir::throw_user_error("MaterializeTensorStrides",
+                         math::dn_rank_message({math::strides_errc::dn_rank_below_two, n, 0}) +
+                             "; annotate a rank-1 tensor as ND",
+                         span);
   std::vector<ir::Expr> stride(n);
-  if (n == 0) return stride;
-  if (layout == ir::TensorLayout::DN) {
-    if (n < 2)
-      ir::throw_user_error("MaterializeTensorStrides",
-                           "BuildLogicalStridesFromLayout: DN layout requires rank >= 2, got " + std::to_string(n) +
-                               "; annotate a rank-1 tensor as ND",
-                           span);
-    stride[n - 2] = ir::make_int(1);
-    stride[n - 1] = shape[n - 2];
-    if (n < 3) return stride;
-    stride[n - 3] = ir::index_mul(shape[n - 2], shape[n - 1]);
-    for (std::size_t k = n - 3; k-- > 0;) stride[k] = ir::index_mul(stride[k + 1], shape[k + 1]);
-    return stride;
-  }
-  stride[n - 1] = ir::make_int(1);
-  for (std::size_t k = n - 1; k-- > 0;) stride[k] = ir::index_mul(stride[k + 1], shape[k + 1]);
+  math::packed_strides_into(stride, shape, dn, ir::make_int(1), [](const ir::Expr& a, const ir::Expr& b) {
+    return std::optional<ir::Expr>(ir::index_mul(a, b));
+  });
   return stride;
 }
 
