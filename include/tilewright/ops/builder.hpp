@@ -69,6 +69,15 @@ class OpRow {
   // The DSL signature, parameter by parameter (see DslParam).
   OpRow& dsl(std::initializer_list<DslParam> params) { info_.dsl.assign(params); return *this; }
   OpRow& keyword_args_from(int arg) { info_.keyword_args_from = arg; return *this; }
+  // The printed forms that are the op's own (see TextForm, field by field).
+  OpRow& number_operand_name(std::string n) { info_.text.constant_operand_name = std::move(n); return *this; }
+  OpRow& unified_name(std::string n) { info_.text.unified_name = std::move(n); return *this; }
+  OpRow& bare_number_keywords() { info_.text.bare_number_keywords = true; return *this; }
+  OpRow& memory_space_arg(int arg) { info_.text.memory_space_arg = arg; return *this; }
+  OpRow& arguments_as_list_kwarg(std::string k) { info_.text.arguments_as_list_kwarg = std::move(k); return *this; }
+  OpRow& kwarg_from_assigned_name(std::string k) { info_.text.kwarg_from_assigned_name = std::move(k); return *this; }
+  OpRow& kwarg_implied_by_split_aiv(std::string k) { info_.text.kwarg_implied_by_split_aiv = std::move(k); return *this; }
+  OpRow& double_quoted_strings() { info_.text.double_quoted_strings = true; return *this; }
   OpRow& deduce(Deducer d) { info_.deduce = std::move(d); return *this; }
 
   [[nodiscard]] OpInfo take() && { return std::move(info_); }

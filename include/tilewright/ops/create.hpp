@@ -45,6 +45,9 @@ inline std::string_view kind_name(KwargKind k) {
     case KwargKind::pad_value: return "PadValue";
     case KwargKind::expr: return "expression";
     case KwargKind::any: return "any";
+    case KwargKind::pipe_type: return "PipeType";
+    case KwargKind::cast_mode: return "CastMode";
+    case KwargKind::atomic_type: return "AtomicType";
   }
   return "?";
 }
@@ -59,7 +62,10 @@ inline std::string_view value_kind_name(const AttrValue& v) {
 
 inline bool kind_accepts(KwargKind k, const AttrValue& v) {
   switch (k) {
-    case KwargKind::integer: return std::holds_alternative<std::int64_t>(v);
+    case KwargKind::integer:
+    case KwargKind::pipe_type:
+    case KwargKind::cast_mode:
+    case KwargKind::atomic_type: return std::holds_alternative<std::int64_t>(v);
     case KwargKind::boolean: return std::holds_alternative<bool>(v);
     case KwargKind::string: return std::holds_alternative<std::string>(v);
     case KwargKind::floating: return std::holds_alternative<double>(v);

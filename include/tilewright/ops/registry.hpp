@@ -25,10 +25,12 @@ using ir::OpId;
 using ir::Span;
 using ir::Type;
 
-// What kind of value a kwarg holds; `any` accepts every AttrValue.
+// What kind of value a kwarg holds; `any` accepts every AttrValue. The last three hold an
+// integer that the text spells by name: `pl.PipeType.MTE2`, `mode='round'`,
+// `pl.AtomicType.Add`.
 enum class KwargKind : std::uint8_t {
   integer, boolean, string, floating, dtype, memory_space, tensor_layout, tile_layout, pad_value,
-  expr, any
+  expr, any, pipe_type, cast_mode, atomic_type
 };
 
 struct KwargSpec {
@@ -82,6 +84,32 @@ struct DslParam {
   int default_from = -1;                 // argument copied in when left out
 };
 
+// Where upstream's printer spells a call of the op otherwise than `pl.<op>(arguments...,
+// kwargs...)` (§4.5), beyond `OpInfo::dsl` and `keyword_args_from`. The printer writes these
+// forms and the parser reads them back by the same row: neither side knows an op by name.
+struct TextForm {
+  // The name a call is spelled by when its argument 1 is a number literal (`tensor.adds` for
+  // tensor.add); the parser reads that name as this op.
+  std::string constant_operand_name;
+  // The DSL's unified `pl.<name>(...)` that means this op whatever its operands
+  // (`pl.load` → tile.load); the other unified names choose tile or tensor by their operands.
+  std::string unified_name;
+  // Number literals among the keyword arguments print bare, whatever the tile's dtype
+  // (`value=0.0`).
+  bool bare_number_keywords = false;
+  // This argument, when an integer constant, prints as `pl.Mem.<space>`.
+  int memory_space_arg = -1;
+  // Without a kwarg of this name, the arguments print as `<name>=[...]`.
+  std::string arguments_as_list_kwarg;
+  // This string kwarg is left out when it equals the name the call is assigned to; the
+  // parser supplies it back from the assignment.
+  std::string kwarg_from_assigned_name;
+  // This kwarg is left out inside a `pl.split_aiv` scope, which implies it.
+  std::string kwarg_implied_by_split_aiv;
+  // String kwargs print in double quotes, not single (the soft-mode syncall).
+  bool double_quoted_strings = false;
+};
+
 struct DeduceInput {
   const struct OpInfo& op;
   const std::vector<Expr>& args;
@@ -113,6 +141,7 @@ struct OpInfo {
   // upstream's printer writes them (`pl.tile.full(shape, dtype=..., value=0.0)`).
   std::vector<DslParam> dsl;
   int keyword_args_from = -1;
+  TextForm text;
 
   [[nodiscard]] bool retargetable() const noexcept {
     return memory.output == OutputMemory::from_kwarg && !memory.fixed_space;

@@ -36,12 +36,12 @@ inline void register_system_ops(Registry& r) {
   for (const char* n : {"system.bar_all", "system.bar_v", "system.bar_m", "system.fence"})
     add(r, OpRow(n, {}).kw("core_type", K::string).family(f).deduce(deduce::no_value));
   for (const char* n : {"system.sync_src", "system.sync_dst"})
-    add(r, OpRow(n, {}).kw("set_pipe", K::integer).kw("wait_pipe", K::integer).kw("event_id", K::integer)
+    add(r, OpRow(n, {}).kw("set_pipe", K::pipe_type).kw("wait_pipe", K::pipe_type).kw("event_id", K::integer)
                .kw("core_type", K::string).family(f).deduce(deduce::no_value));
   // The event id is a static kwarg or one dynamic INDEX operand (printed positionally).
-  add(r, OpRow("system.sync_set", {"event_id"}).optional_from(0).kw("pipe", K::integer).kw("event_id", K::integer)
+  add(r, OpRow("system.sync_set", {"event_id"}).optional_from(0).kw("pipe", K::pipe_type).kw("event_id", K::integer)
              .kw("ffts_mode", K::integer).kw("core_type", K::string).family(f).deduce(deduce::no_value));
-  add(r, OpRow("system.sync_wait", {"event_id"}).optional_from(0).kw("pipe", K::integer).kw("event_id", K::integer)
+  add(r, OpRow("system.sync_wait", {"event_id"}).optional_from(0).kw("pipe", K::pipe_type).kw("event_id", K::integer)
              .kw("core_type", K::string).family(f).deduce(deduce::no_value));
   add(r, OpRow("system.cacheinvalid", {"tensor", "offsets", "shapes"}).family(f).deduce(deduce::no_value));
   add(r, OpRow("system.set_ffts", {"workspace"}).family(f).deduce(deduce::no_value));
@@ -56,8 +56,10 @@ inline void register_system_ops(Registry& r) {
              .family(f).deduce(i32));
   add(r, OpRow("system.import_peer_buffer", {}).kw("name", K::string).kw("peer_func", K::string).family(f)
              .deduce(i32));
-  add(r, OpRow("system.syncall", {}).variadic().open_kwargs().family(f).deduce(deduce::no_value));
-  add(r, OpRow("system.task_dummy", {}).variadic().kw("deps", K::any).family(f).deduce(deduce::task_id));
+  add(r, OpRow("system.syncall", {}).variadic().open_kwargs().double_quoted_strings()
+             .family(f).deduce(deduce::no_value));
+  add(r, OpRow("system.task_dummy", {}).variadic().kw("deps", K::any).arguments_as_list_kwarg("deps")
+             .family(f).deduce(deduce::task_id));
   add(r, OpRow("system.task_invalid", {}).family(f).deduce(deduce::task_id));
 
   const std::string d = "distributed";
@@ -68,7 +70,8 @@ inline void register_system_ops(Registry& r) {
              .open_kwargs().no_memory_spec().family(d));
   add(r, OpRow("pld.tile.remote_store", {"src", "target", "peer", "offsets"}).open_kwargs().no_memory_spec()
              .family(d).deduce(deduce::no_value));
-  add(r, OpRow("pld.tensor.alloc_window_buffer", {}).variadic().open_kwargs().family(d));
+  add(r, OpRow("pld.tensor.alloc_window_buffer", {}).variadic().open_kwargs()
+             .kwarg_from_assigned_name("name").family(d));
 
   const std::string a = "array";
   add(r, OpRow("array.create", {"extent"}).required("dtype", K::dtype).family(a).deduce(deduce::array_create));

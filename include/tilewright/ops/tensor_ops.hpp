@@ -148,22 +148,29 @@ inline void register_tensor_ops(Registry& r) {
              .out_inherit().noacc().family(f).deduce(deduce::tensor_view));
   add(r, OpRow("tensor.create", {"shape"}).required("dtype", K::dtype)
              .kw("layout", K::tensor_layout, ir::TensorLayout::ND).kw("manual_dep", K::boolean, false)
-             .kw("init_value", K::floating).family(f).deduce(deduce::tensor_create));
+             .kw("init_value", K::floating).unified_name("create_tensor").family(f)
+             .deduce(deduce::tensor_create));
   add(r, OpRow("tensor.reshape", {"input", "shape"}).out_inherit().noacc().family(f).deduce(deduce::tensor_reshape));
   add(r, OpRow("tensor.full", {"shape", "value"}).required("dtype", K::dtype).keyword_args_from(1)
-             .family(f).deduce(deduce::tensor_full));
-  for (const char* n : {"tensor.add", "tensor.sub", "tensor.mul", "tensor.div", "tensor.maximum", "tensor.minimum",
+             .bare_number_keywords().family(f).deduce(deduce::tensor_full));
+  for (const char* n : {"tensor.sub", "tensor.mul", "tensor.div", "tensor.maximum", "tensor.minimum",
                         "tensor.adds", "tensor.subs", "tensor.muls", "tensor.divs"})
     add(r, OpRow(n, {"lhs", "rhs"}).family(f).deduce(deduce::tensor_binary));
-  add(r, OpRow("tensor.aiv_shard", {"tensor"}).kw("split", K::integer).family("cross_core"));
-  add(r, OpRow("tensor.aic_gather", {"tensor"}).kw("split", K::integer).family("cross_core"));
-  add(r, OpRow("tensor.alloc", {"memory_space", "size"}).kw("pinned", K::boolean, false).family(f)
+  // A tensor.add of a number literal prints as `pl.tensor.adds` (upstream's printer).
+  add(r, OpRow("tensor.add", {"lhs", "rhs"}).number_operand_name("tensor.adds").family(f)
+             .deduce(deduce::tensor_binary));
+  for (const char* n : {"tensor.aiv_shard", "tensor.aic_gather"})
+    add(r, OpRow(n, {"tensor"}).kw("split", K::integer).kwarg_implied_by_split_aiv("split")
+               .family("cross_core"));
+  add(r, OpRow("tensor.alloc", {"memory_space", "size"}).kw("pinned", K::boolean, false)
+             .memory_space_arg(0).family(f)
              .deduce([](const DeduceInput&) { return ir::marker_type(ir::Marker::Ptr); }));
   add(r, OpRow("tensor.reinterpret_view", {"data", "shape"}).optional_from(1).required("dtype", K::dtype)
              .keyword_args_from(1).family(f));
   for (const char* n : {"tensor.slice", "tensor.assemble", "tensor.read", "tensor.write", "tensor.transpose",
-                        "tensor.cast", "tensor.matmul", "tensor.exp"})
+                        "tensor.matmul", "tensor.exp"})
     add(r, OpRow(n, {}).variadic().open_kwargs().family(f));
+  add(r, OpRow("tensor.cast", {}).variadic().open_kwargs().kw("mode", K::cast_mode).family(f));
 }
 
 }  // namespace tilewright::ops

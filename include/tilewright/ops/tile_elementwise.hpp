@@ -300,7 +300,7 @@ inline void register_tile_elementwise_ops(Registry& r) {
              .family(un).deduce(deduce::rsqrt));
   add(r, one("tile.not", deduce::not_));
   // mode is a cast-mode code; the DSL's default is 'round' (2).
-  add(r, one("tile.cast", deduce::cast).required("target_type", K::dtype).required("mode", K::integer)
+  add(r, one("tile.cast", deduce::cast).required("target_type", K::dtype).required("mode", K::cast_mode)
              .dsl({dsl_arg("tile", 0), dsl_kw("target_type"),
                    dsl_kw("mode", static_cast<std::int64_t>(ir::CastMode::round))}));
 }

@@ -262,20 +262,21 @@ inline void register_tile_memory_ops(Registry& r) {
              .kw("target_memory", K::memory_space).kw("clamp", K::boolean, false)
              .dsl({dsl_arg("tensor", 0), dsl_arg("offsets", 1), dsl_arg("shapes", 2), dsl_arg("valid_shapes", 3, 2),
                    dsl_kw("target_memory", M::Vec)})
-             .out_kwarg().func().family(f).deduce(deduce::load));
+             .out_kwarg().func().unified_name("load").family(f).deduce(deduce::load));
   add(r, OpRow("tile.store", {"tile", "offsets", "output_tensor", "shapes"}).optional_from(3)
-             .kw("atomic", K::integer, std::int64_t{0})
+             .kw("atomic", K::atomic_type, std::int64_t{0})
              .in(0, {M::Vec, M::Acc}).reuse(2).effect(2, ArgEffect::kwarg_dependent)
-             .channel(WriteChannel::dma).family(f).deduce(deduce::store));
+             .channel(WriteChannel::dma).unified_name("store").family(f).deduce(deduce::store));
   add(r, OpRow("tile.create", {"shape"})
              .required("dtype", K::dtype).kw("target_memory", K::memory_space)
              .kw("transpose", K::boolean, false).kw("flat_layout", K::boolean, false)
              .kw("compact", K::boolean, false)
              .dsl({dsl_arg("shape", 0), dsl_kw("dtype"), dsl_kw("target_memory", M::Vec)})
-             .out_kwarg().affinity(CoreAffinity::shared).noacc().family(f).deduce(deduce::create));
+             .out_kwarg().affinity(CoreAffinity::shared).noacc().unified_name("create_tile")
+             .family(f).deduce(deduce::create));
   add(r, OpRow("tile.full", {"shape", "value"}).required("dtype", K::dtype)
              .dsl({dsl_arg("shape", 0), dsl_kw("dtype"), dsl_arg("value", 1)}).keyword_args_from(1)
-             .out(M::Vec).func().family(f).deduce(deduce::full));
+             .bare_number_keywords().out(M::Vec).func().family(f).deduce(deduce::full));
   add(r, OpRow("tile.move", {"tile"})
              .kw("target_memory", K::memory_space).kw("blayout", K::tile_layout)
              .kw("slayout", K::tile_layout)
@@ -288,7 +289,7 @@ inline void register_tile_memory_ops(Registry& r) {
              .kw("target_memory", K::memory_space).out_kwarg(M::Vec).nis().family("transform")
              .deduce(deduce::extract));
   add(r, OpRow("tile.alloc", {"memory_space", "size"}).kw("pinned", K::boolean, false)
-             .no_memory_spec().noacc().affinity(CoreAffinity::vector).family(f).deduce(deduce::alloc));
+             .memory_space_arg(0).no_memory_spec().noacc().affinity(CoreAffinity::vector).family(f).deduce(deduce::alloc));
   add(r, OpRow("tile.get_block_idx", {}).no_memory_spec().noacc().affinity(CoreAffinity::shared).family(f));
   add(r, OpRow("tile.get_subblock_idx", {}).no_memory_spec().noacc().affinity(CoreAffinity::vector).family(f));
   add(r, OpRow("tile.get_block_num", {}).no_memory_spec().noacc().affinity(CoreAffinity::shared).family(f));

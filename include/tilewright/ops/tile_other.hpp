@@ -18,9 +18,11 @@ inline void register_tile_other_ops(Registry& r) {
              .kw("id", K::integer).no_memory_spec().affinity(CoreAffinity::vector).family(cc));
   add(r, OpRow("tile.tpop_from_aiv", {}).kw("split", K::integer).kw("id", K::integer).no_memory_spec()
              .affinity(CoreAffinity::cube).family(cc));
+  // Inside pl.split_aiv the scope's split is the shard's: upstream prints it only outside.
   add(r, OpRow("tile.aiv_shard", {"tile"}).kw("split", K::integer).kw("lane_stride", K::integer).out(M::Vec)
-             .family(cc));
-  add(r, OpRow("tile.aic_gather", {"tile"}).kw("split", K::integer).out(M::Mat).family(cc));
+             .kwarg_implied_by_split_aiv("split").family(cc));
+  add(r, OpRow("tile.aic_gather", {"tile"}).kw("split", K::integer).out(M::Mat)
+             .kwarg_implied_by_split_aiv("split").family(cc));
 
   add(r, OpRow("tile.gather", {"src", "indices", "tmp"}).vec_in({0, 1, 2}).out(M::Vec).nis().family(ga));
   add(r, OpRow("tile.gatherb", {"src", "offset"}).kw("output_dtype", K::dtype).vec_in({0, 1}).out(M::Vec).nis()

@@ -4,6 +4,10 @@
 // no blank line between functions, no trailing newline.
 //
 //   std::string print(const ir::Program&)   whole module: header, pl.dynamic lines, class
+//   std::string print(const ir::Program&, const ops::Registry&)
+//                                           the same, calls spelled by that registry's rows
+//                                           (a downstream op's TextForm; the default is the
+//                                           built-in catalog)
 //   std::string print(const ir::Function&)  bare function: no header, no `self`, bare calls
 //   std::string print(const ir::Stmt&)      one statement, names as hinted
 //   std::string print(const ir::Type&)      one annotation
@@ -26,10 +30,12 @@
 
 #include "tilewright/config.hpp"
 #include "tilewright/ir/function.hpp"
+#include "tilewright/ops/registry.hpp"
 
 namespace tilewright::text {
 
 TILEWRIGHT_API std::string print(const ir::Program& program);
+TILEWRIGHT_API std::string print(const ir::Program& program, const ops::Registry& registry);
 TILEWRIGHT_API std::string print(const ir::Function& function);
 TILEWRIGHT_API std::string print(const ir::Stmt& stmt);
 TILEWRIGHT_API std::string print(const ir::Type& type);
@@ -67,6 +73,10 @@ inline std::size_t reserve_for(std::size_t nodes) { return 1024 + nodes * 48; }
 // ---- public API ----------------------------------------------------------------------------
 
 TILEWRIGHT_API std::string print(const ir::Program& program) {
+  return print(program, ops::builtin_registry());
+}
+
+TILEWRIGHT_API std::string print(const ir::Program& program, const ops::Registry& registry) {
   using namespace printer_detail;
   const ir::ProgramNode& p = *program;
   const std::string name = p.name.empty() ? std::string("Program") : p.name;
@@ -128,6 +138,7 @@ TILEWRIGHT_API std::string print(const ir::Program& program) {
   }
 
   Printer pr;
+  pr.registry = &registry;
   pr.out.reserve(reserve_for(nodes));
   collect_dyn_names(scan_ptrs, pr.dyn_names, /*declared=*/true);
 

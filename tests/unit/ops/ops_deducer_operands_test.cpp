@@ -46,7 +46,10 @@ std::vector<ir::Expr> operand_pool() {
 // A value of the kwarg's kind, as text would spell it.
 ir::AttrValue plausible(const ops::KwargSpec& k) {
   switch (k.kind) {
-    case ops::KwargKind::integer: return std::int64_t{0};
+    case ops::KwargKind::integer:
+    case ops::KwargKind::pipe_type:
+    case ops::KwargKind::cast_mode:
+    case ops::KwargKind::atomic_type: return std::int64_t{0};
     case ops::KwargKind::boolean: return false;
     case ops::KwargKind::string: return std::string("unspecified");
     case ops::KwargKind::floating: return 0.0;

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "tilewright/ir/structural_equal.hpp"
+#include "tilewright/ir/walk.hpp"
 #include "tilewright/pass/pipeline.hpp"
 #include "tilewright/passes/flatten_tile_nd_to_2d/pass.hpp"
 #include "tilewright/text/parser.hpp"
@@ -78,4 +79,73 @@ TEST_CASE("issue 12: without the op in its registry the default context cannot b
     CHECK(contains(e.what(), "mylib.scale"));
     CHECK(contains(e.what(), "registry"));
   }
+}
+
+namespace {
+
+// `mylib.mix(tile, factor, mode=...)`: its row carries the spellings of its own, as the
+// built-in rows do (ops::TextForm) — a name for the number-operand form, a unified `pl.mix`,
+// and a cast-mode kwarg spelled by name.
+ops::Registry with_mix() {
+  ops::Registry r = ops::builtin_registry();
+  ops::add(r, ops::OpRow("mylib.mix", {"tile", "factor"})
+                  .in_family(ir::OpFamily::tile)
+                  .kw("mode", ops::KwargKind::cast_mode, std::int64_t{0})
+                  .number_operand_name("mylib.mixs").unified_name("mix")
+                  .vec_in({0})
+                  .out(ir::MemorySpace::Vec)
+                  .deduce([](const ops::DeduceInput& in) { return in.args[0]->type; }));
+  return r;
+}
+
+std::string mix_kernel(const std::string& call) {
+  return R"(# pypto.program: Mix
+import pypto.language as pl
+
+@pl.program
+class Mix:
+    @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CHIP_DIE, role=pl.Role.SubWorker)
+    def kernel(x: pl.Tensor[[16, 16], pl.FP32], out_0: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        a: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [16, 16], [16, 16], target_memory=pl.Mem.Vec)
+        s: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = )" +
+         call + R"(
+        out_1: pl.Tensor[[16, 16], pl.FP32] = pl.tile.store(s, [0, 0], out_0)
+        return out_1
+)";
+}
+
+const ir::Call& value_of_s(const ir::Program& p) {
+  const ir::Call* found = nullptr;
+  ir::for_each_stmt(p->functions[0]->body, [&](const ir::Stmt& st) {
+    if (auto* a = ir::as<ir::Assign>(st); a && ir::name_hint(a->var) == "s") found = ir::as<ir::Call>(a->value);
+  });
+  REQUIRE(found);
+  return *found;
+}
+
+}  // namespace
+
+TEST_CASE("issue 17: a downstream row's text forms drive both the parser and the printer") {
+  const ops::Registry mine = with_mix();
+  const ir::OpId mix = ir::intern_op("mylib.mix");
+  // The unified name and the number-operand name both read as the row's op; the cast mode
+  // is read by name into the integer the row declares.
+  for (const char* call : {"pl.mix(a, 2.0, mode='round')", "pl.mylib.mixs(a, 2.0, mode='round')",
+                           "pl.mylib.mix(a, 2.0, mode='round')"}) {
+    CAPTURE(call);
+    ir::Program p = text::parse_program(mix_kernel(call), "mix.pto", mine);
+    const ir::Call& c = value_of_s(p);
+    CHECK(c.callee.op == mix);
+    const auto* mode = ir::kwarg_as<std::int64_t>(c.kwargs, "mode");
+    REQUIRE(mode);
+    CHECK(*mode == static_cast<std::int64_t>(ir::CastMode::round));
+  }
+  ir::Program p = text::parse_program(mix_kernel("pl.mix(a, 2.0, mode='round')"), "mix.pto", mine);
+  // Printed through the row: the number operand picks the row's name for that form, the
+  // mode prints by name, and the text reads back as the same program.
+  const std::string printed = text::print(p, mine);
+  CHECK(contains(printed, "= pl.mylib.mixs(a, 2.0, mode='round')"));
+  CHECK(ir::structural_equal(text::parse_program(printed, "mix_printed.pto", mine), p));
+  // The built-in catalog knows no such row: its printer spells the plain call.
+  CHECK(contains(text::print(p), "= pl.mylib.mix(a, 2.0, mode=2)"));
 }

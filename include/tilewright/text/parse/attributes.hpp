@@ -38,12 +38,12 @@ inline std::string Parser::raw_text(const PVal& v) const {
 // A kwarg or attribute value, typed by its spelling (§4.5, §4.6) and, when the op row
 // declares the kwarg, by its declared kind.
 inline ir::AttrValue Parser::attr_value(std::string_view key, const PVal& v,
-                                        const ops::KwargSpec* spec, bool cast_mode_strings) {
+                                        const ops::KwargSpec* spec) {
   using K = ops::KwargKind;
   bool want_expr = spec && spec->kind == K::expr;
   switch (v.kind) {
     case PVal::Kind::str:
-      if (cast_mode_strings && key == "mode")
+      if (spec && spec->kind == K::cast_mode)  // `mode='round'`
         if (auto m = ir::enum_from_name<ir::CastMode>(v.s)) return static_cast<std::int64_t>(*m);
       return v.s;
     case PVal::Kind::path: {
@@ -110,7 +110,7 @@ inline ir::Kwargs Parser::attrs_dict(const PVal& v) {
     fail(v.span, "expected a dict such as {\"key\": value} for attrs, found " + describe_val(v));
   ir::Kwargs out;
   for (std::size_t i = 0; i < v.keys.size(); ++i)
-    out.emplace_back(v.keys[i], attr_value(v.keys[i], v.items[i], nullptr, false));
+    out.emplace_back(v.keys[i], attr_value(v.keys[i], v.items[i], nullptr));
   return out;
 }
 

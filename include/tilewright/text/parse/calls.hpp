@@ -158,7 +158,6 @@ inline PVal Parser::call_target(const std::string& path, const Span& s) {
       (seg[1] == "tile" || seg[1] == "tensor" || seg[1] == "system" || seg[1] == "array" ||
        seg[1] == "prefetch")) {
     std::string name = std::string(seg[1]) + "." + op_stem(seg[2]);
-    if (name == "tensor.adds") name = "tensor.add";
     CallArgs a = parse_call_args(path);
     return of(build_op(name, std::move(a), s), s);
   }
@@ -228,10 +227,9 @@ inline Expr Parser::parse_cast(const Span& s) {
 
 // `pl.<op>(...)`: the unified DSL ops dispatch on their operands (§6.1).
 inline Expr Parser::sugar_call(const std::string& op, CallArgs a, const Span& s) {
-  if (op == "load") return build_op("tile.load", std::move(a), s);  // its DSL row fills the defaults
-  if (op == "store") return build_op("tile.store", std::move(a), s);
-  if (op == "create_tensor") return build_op("tensor.create", std::move(a), s);
-  if (op == "create_tile") return build_op("tile.create", std::move(a), s);
+  // `pl.load`, `pl.create_tile`, ...: one op whatever the operands; its DSL row fills the defaults.
+  if (auto it = unified_names_.find(op); it != unified_names_.end())
+    return build_op(it->second->name, std::move(a), s);
   return sugar_dispatch(op, std::move(a), s);
 }
 
@@ -252,7 +250,6 @@ inline Expr Parser::sugar_dispatch(const std::string& op, CallArgs a, const Span
   if (a.pos.size() >= 2 && a.pos[1].kind == PVal::Kind::expr &&
       ir::as<ir::ScalarType>(a.pos[1].e->type)) {
     std::string scalar_form = name + "s";
-    if (scalar_form == "tensor.adds") scalar_form = "tensor.add";
     if (find_op(scalar_form)) name = scalar_form;
   }
   if (!find_op(name)) fail(s, "unknown op 'pl." + op + "' (no op '" + name + "')");
@@ -346,7 +343,7 @@ inline Expr Parser::build_op(const std::string& name, CallArgs a, const Span& s)
   }
   // `kw=None` passes None to the DSL, which leaves the kwarg out: no value, and no default.
   for (const auto& [k, v] : given_kwargs)
-    if (v->kind != PVal::Kind::none) kwargs.emplace_back(k, attr_value(k, *v, info->kwarg(k), true));
+    if (v->kind != PVal::Kind::none) kwargs.emplace_back(k, attr_value(k, *v, info->kwarg(k)));
   for (const auto& p : sig) {
     bool given = std::any_of(given_kwargs.begin(), given_kwargs.end(), [&](const auto& g) { return g.first == p.name; });
     if (p.arg < 0 && p.default_value && !given) kwargs.emplace_back(p.name, *p.default_value);
@@ -432,7 +429,7 @@ inline ir::Kwargs Parser::call_kwargs(const CallArgs& a, ir::Kwargs* attrs) {
     if (k == "attrs")
       *attrs = attrs_dict(v);
     else
-      out.emplace_back(k, attr_value(k, v, nullptr, false));
+      out.emplace_back(k, attr_value(k, v, nullptr));
   }
   return out;
 }

@@ -400,7 +400,7 @@ inline ir::Kwargs Parser::scope_params(const CallArgs& a, std::vector<Expr>* arg
     }
     args->push_back(value_expr(p, "a scope argument"));
   }
-  for (const auto& [k, v] : a.kw) params.emplace_back(k, attr_value(k, v, nullptr, false));
+  for (const auto& [k, v] : a.kw) params.emplace_back(k, attr_value(k, v, nullptr));
   return params;
 }
 

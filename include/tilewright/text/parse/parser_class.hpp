@@ -29,6 +29,12 @@ class Parser : TokenCursor {
   Parser(std::string_view src, std::string file, const ops::Registry& reg)
       : TokenCursor(src, std::move(file)), reg_(reg) {
     reg_.for_each([&](const ops::OpInfo& info) { op_names_.emplace(info.name, &info); });
+    // The names rows print some calls by (TextForm) read back as those rows, over any op
+    // registered under the same name: the printer means the row that wrote it.
+    reg_.for_each([&](const ops::OpInfo& info) {
+      if (!info.text.constant_operand_name.empty()) op_names_[info.text.constant_operand_name] = &info;
+      if (!info.text.unified_name.empty()) unified_names_.emplace(info.text.unified_name, &info);
+    });
   }
 
   ir::Program run();
@@ -73,8 +79,7 @@ class Parser : TokenCursor {
   // ---- attributes.hpp: describing values, kwarg and attribute values
   std::string describe_val(const PVal& v) const;
   std::string raw_text(const PVal& v) const;
-  ir::AttrValue attr_value(std::string_view key, const PVal& v, const ops::KwargSpec* spec,
-                           bool cast_mode_strings);
+  ir::AttrValue attr_value(std::string_view key, const PVal& v, const ops::KwargSpec* spec);
   ir::Kwargs attrs_dict(const PVal& v);
   template <class E>
   E enum_kw(const PVal& v, std::string_view family, std::string_view key);
@@ -170,7 +175,7 @@ class Parser : TokenCursor {
   void parse_annotated_assign(std::vector<Stmt>& out);
   void finish_assign(const Token& name, Type ann, const Span& ann_span, const PVal& rhs,
                      const Span& s, std::vector<Stmt>& out);
-  Expr name_window_buffer(const Expr& v, const std::string& lhs) const;
+  Expr name_from_assignment(const Expr& v, const std::string& lhs) const;
   [[noreturn]] void annotation_conflict(const std::string& name, const Type& ann, const Type& val,
                                         const std::string& problem, const Span& s) const;
   void check_compatible(const Type& ann, const Type& val, const Span& s,
@@ -216,6 +221,7 @@ class Parser : TokenCursor {
 
   const ops::Registry& reg_;
   std::unordered_map<std::string, const ops::OpInfo*> op_names_;
+  std::unordered_map<std::string, const ops::OpInfo*> unified_names_;  // `pl.load` → tile.load
   // Every tensor, tile and tuple type the parse makes (annotations, deduced results, their
   // reconciliation) is interned: a kernel's lines share a handful of type nodes.
   ir::TypeInterner types_;

@@ -246,7 +246,7 @@ inline void Parser::finish_assign(const Token& name, Type ann, const Span& ann_s
         ir::as<ir::ScalarType>(it->second->type))
       ann = it->second->type;
   }
-  v = name_window_buffer(v, name.text);
+  v = name_from_assignment(v, name.text);
   Type t = v->type;
   if (ann) {
     Reconciled r = reconcile_annotation(ann, v->type);
@@ -268,15 +268,16 @@ inline void Parser::finish_assign(const Token& name, Type ann, const Span& ann_s
 }
 
 // `w = pld.tensor.alloc_window_buffer(...)`: the printer leaves out a `name` equal to the
-// assigned name (§4.5), so the assignment supplies it back.
-inline Expr Parser::name_window_buffer(const Expr& v, const std::string& lhs) const {
+// assigned name (§4.5, TextForm::kwarg_from_assigned_name), so the assignment supplies it back.
+inline Expr Parser::name_from_assignment(const Expr& v, const std::string& lhs) const {
   auto* c = ir::as<ir::Call>(v);
-  if (!c || !c->callee.function.empty() ||
-      ir::op_name(c->callee.op) != "pld.tensor.alloc_window_buffer" ||
-      ir::find_kwarg(c->kwargs, "name"))
-    return v;
+  if (!c || !c->callee.function.empty() || !c->callee.op) return v;
+  const ops::OpInfo* row = reg_.find(c->callee.op);
+  if (!row) return v;
+  const std::string& key = row->text.kwarg_from_assigned_name;
+  if (key.empty() || ir::find_kwarg(c->kwargs, key)) return v;
   ir::Call named = *c;
-  named.kwargs.emplace_back("name", lhs);
+  named.kwargs.emplace_back(key, lhs);
   return ir::make_expr(std::move(named), v->type, v->span);
 }
 

@@ -95,25 +95,24 @@ inline bool Printer::common_value(const ir::AttrValue& v, StrStyle strings) {
   }
 }
 
-inline void Printer::kwarg_value(ir::OpId op, std::string_view key, const ir::AttrValue& v,
+// An integer kwarg the row declares as an enum prints by the member's name.
+inline void Printer::kwarg_value(const ops::OpInfo* row, std::string_view key, const ir::AttrValue& v,
                                  StrStyle strings) {
-  if (auto* i = std::get_if<std::int64_t>(&v)) {
-    const auto& ops = SpecialOps::get();
-    if (key == "set_pipe" || key == "wait_pipe" ||
-        (key == "pipe" && (op == ops.sync_set || op == ops.sync_wait))) {
+  const auto* i = std::get_if<std::int64_t>(&v);
+  const ops::KwargSpec* spec = i && row ? row->kwarg(key) : nullptr;
+  switch (spec ? spec->kind : ops::KwargKind::any) {
+    case ops::KwargKind::pipe_type:
       append_enum_or_int<ir::PipeType>(out, "pl.PipeType.", *i);
       return;
-    }
-    if (key == "mode") {
+    case ops::KwargKind::cast_mode:
       append_enum_or_int<ir::CastMode>(out, "'", *i, "'");
       return;
-    }
-    if (key == "atomic") {
+    case ops::KwargKind::atomic_type:
       append_enum_or_int<ir::AtomicType>(out, "pl.AtomicType.", *i);
       return;
-    }
+    default:
+      common_value(v, strings);
   }
-  common_value(v, strings);
 }
 
 inline void Printer::attrs_dict(const ir::Kwargs& attrs, bool function_call) {
@@ -148,13 +147,18 @@ inline const std::string& Printer::op_spelling(ir::OpId op) {
 
 inline const ops::OpInfo* Printer::op_row(ir::OpId op) {
   auto it = row_cache.find(op.value);
-  if (it == row_cache.end()) it = row_cache.emplace(op.value, ops::builtin_registry().find(op)).first;
+  if (it == row_cache.end()) {
+    const ops::Registry& r = registry ? *registry : ops::builtin_registry();
+    it = row_cache.emplace(op.value, r.find(op)).first;
+  }
   return it->second;
 }
 
 inline void Printer::call(const ir::Call& c) {
-  const auto& ops = SpecialOps::get();
   ir::OpId op = c.callee.op;
+  const ops::OpInfo* row = op ? op_row(op) : nullptr;
+  static const ops::TextForm plain;
+  const ops::TextForm& form = row ? row->text : plain;
   bool sep = false;
   auto comma = [&] {
     if (sep) out += ", ";
@@ -167,24 +171,27 @@ inline void Printer::call(const ir::Call& c) {
     }
   };
 
-  StrStyle strings = op == ops.syncall ? StrStyle::double_quoted : StrStyle::single_quoted;
+  StrStyle strings = form.double_quoted_strings ? StrStyle::double_quoted : StrStyle::single_quoted;
   const bool submit = op && !c.callee.function.empty();
-  bool in_split_aiv_drop = false;
+  // Inside pl.split_aiv the scope implies this kwarg.
+  std::string_view implied = split_aiv_depth > 0 ? std::string_view(form.kwarg_implied_by_split_aiv)
+                                                 : std::string_view();
   auto kwargs = [&] {
     for (const auto& [k, v] : c.kwargs) {
       // §4.5: the assignment's name stands for it; any other name must be printed to survive.
-      if (op == ops.alloc_window_buffer && k == "name" && &c == assigned_call) {
+      if (!form.kwarg_from_assigned_name.empty() && k == form.kwarg_from_assigned_name &&
+          &c == assigned_call) {
         auto* text = std::get_if<std::string>(&v);
         if (text && *text == assigned_name) continue;
       }
-      if (in_split_aiv_drop && k == "split") continue;
+      if (!implied.empty() && k == implied) continue;
       comma();
       out += k;
       out += '=';
       if (submit && k == "predicate" && std::holds_alternative<Expr>(v))
         scope_value(k, v);  // §4.7: printed in parentheses, as on scopes
       else
-        kwarg_value(op, k, v, strings);
+        kwarg_value(row, k, v, strings);
     }
   };
   auto attrs = [&](bool function_call) {
@@ -209,9 +216,10 @@ inline void Printer::call(const ir::Call& c) {
     if (name.find('.') == std::string_view::npos) out += "pl.";
     out += name;
     out += '(';
-  } else if (op == ops.tensor_add && c.args.size() >= 2 &&
+  } else if (!form.constant_operand_name.empty() && c.args.size() >= 2 &&
              (ir::as<ir::ConstInt>(c.args[1]) || ir::as<ir::ConstFloat>(c.args[1]))) {
-    out += "pl.tensor.adds(";
+    out += callee_spelling(form.constant_operand_name);
+    out += '(';
   } else {
     out += op_spelling(op);
     out += '(';
@@ -221,10 +229,6 @@ inline void Printer::call(const ir::Call& c) {
     if (in_program) out += "self.";
     out += c.callee.function;
   }
-  if (split_aiv_depth > 0)
-    for (ir::OpId drop : ops.split_drops) in_split_aiv_drop = in_split_aiv_drop || op == drop;
-
-  const ops::OpInfo* row = op_row(op);
   if (row && row->keyword_args_from >= 0 && c.args.size() > static_cast<std::size_t>(row->keyword_args_from)) {
     // §4.5: the arguments the DSL takes by keyword print as keywords, after the kwargs.
     auto from = static_cast<std::size_t>(row->keyword_args_from);
@@ -238,23 +242,26 @@ inline void Printer::call(const ir::Call& c) {
       // A fill value is a bare number whatever the tile dtype.
       auto* f = ir::as<ir::ConstFloat>(c.args[i]);
       auto* n = ir::as<ir::ConstInt>(c.args[i]);
-      if ((op == ops.tile_full || op == ops.tensor_full) && (f || n)) {
+      if (form.bare_number_keywords && (f || n)) {
         if (f) append_float(out, f->value);
         else append_int(out, n->value);
       } else {
         expr(c.args[i]);
       }
     }
-  } else if ((op == ops.tile_alloc || op == ops.tensor_alloc) && !c.args.empty() &&
-             ir::as<ir::ConstInt>(c.args[0])) {
+  } else if (auto m = static_cast<std::size_t>(form.memory_space_arg);
+             form.memory_space_arg >= 0 && m < c.args.size() && ir::as<ir::ConstInt>(c.args[m])) {
+    positional(0, m);
     comma();
-    append_enum_or_int<ir::MemorySpace>(out, "pl.Mem.", ir::as<ir::ConstInt>(c.args[0])->value);
-    positional(1, c.args.size());
+    append_enum_or_int<ir::MemorySpace>(out, "pl.Mem.", ir::as<ir::ConstInt>(c.args[m])->value);
+    positional(m + 1, c.args.size());
     kwargs();
-  } else if (op == ops.task_dummy && !c.args.empty() && !ir::find_kwarg(c.kwargs, "deps")) {
+  } else if (!form.arguments_as_list_kwarg.empty() && !c.args.empty() &&
+             !ir::find_kwarg(c.kwargs, form.arguments_as_list_kwarg)) {
     kwargs();
     comma();
-    out += "deps=[";
+    out += form.arguments_as_list_kwarg;
+    out += "=[";
     expr_list(c.args);
     out += ']';
   } else {

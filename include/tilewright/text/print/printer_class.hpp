@@ -111,6 +111,7 @@ class Printer {
   // depends only on the type and the function's names.
   std::unordered_map<const ir::TypeNode*, std::string> type_texts;
   std::unordered_map<std::uint32_t, const ops::OpInfo*> row_cache;
+  const ops::Registry* registry = nullptr;  // null: the built-in catalog
 
   // ---- types.hpp: annotations (§2)
   void dim(const Expr& e);
@@ -131,7 +132,7 @@ class Printer {
 
   // ---- calls.hpp: kwarg and attr values (§4.5, §4.6), op and function calls (§4.7)
   bool common_value(const ir::AttrValue& v, StrStyle strings);
-  void kwarg_value(ir::OpId op, std::string_view key, const ir::AttrValue& v, StrStyle strings);
+  void kwarg_value(const ops::OpInfo* row, std::string_view key, const ir::AttrValue& v, StrStyle strings);
   void attrs_dict(const ir::Kwargs& attrs, bool function_call);
   const std::string& op_spelling(ir::OpId op);
   const ops::OpInfo* op_row(ir::OpId op);

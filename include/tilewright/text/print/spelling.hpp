@@ -117,32 +117,12 @@ inline std::string callee_spelling(std::string_view name) {
   return s;
 }
 
-// Ops whose DSL signature differs from the IR argument list, interned once.
-struct SpecialOps {
-  ir::OpId tensor_add = ir::intern_op("tensor.add");
-  ir::OpId tile_full = ir::intern_op("tile.full");
-  ir::OpId tensor_full = ir::intern_op("tensor.full");
-  ir::OpId tile_reinterpret_view = ir::intern_op("tile.reinterpret_view");
-  ir::OpId tensor_reinterpret_view = ir::intern_op("tensor.reinterpret_view");
-  ir::OpId tile_alloc = ir::intern_op("tile.alloc");
-  ir::OpId tensor_alloc = ir::intern_op("tensor.alloc");
-  ir::OpId tile_gather_row = ir::intern_op("tile.gather_row");
-  ir::OpId tile_mgather = ir::intern_op("tile.mgather");
-  ir::OpId syncall = ir::intern_op("system.syncall");
-  ir::OpId task_dummy = ir::intern_op("system.task_dummy");
-  ir::OpId task_invalid = ir::intern_op("system.task_invalid");
-  ir::OpId sync_set = ir::intern_op("system.sync_set");
-  ir::OpId sync_wait = ir::intern_op("system.sync_wait");
-  ir::OpId alloc_window_buffer = ir::intern_op("pld.tensor.alloc_window_buffer");
-  // Inside split_aiv these print without their `split` kwarg.
-  ir::OpId split_drops[4] = {ir::intern_op("tile.aiv_shard"), ir::intern_op("tile.aic_gather"),
-                             ir::intern_op("tensor.aiv_shard"), ir::intern_op("tensor.aic_gather")};
-
-  static const SpecialOps& get() {
-    static const SpecialOps ops;
-    return ops;
-  }
-};
+// The placeholder a task scope's `as tid` stands for (§3.1); the op-specific spellings of calls
+// are in their registry rows (ops::TextForm).
+inline ir::OpId task_invalid_op() {
+  static const ir::OpId op = ir::intern_op("system.task_invalid");
+  return op;
+}
 
 inline std::optional<ir::DataType> scalar_dtype(const Type& t) noexcept {
   if (auto* s = ir::as<ir::ScalarType>(t)) return s->dtype;

@@ -27,7 +27,7 @@ inline bool Printer::is_suppressed_task_placeholder(const Stmt& s, const Stmt& n
   auto* a = ir::as<ir::Assign>(s);
   if (!a || !s->comments.lines.empty()) return false;
   auto* c = ir::as<ir::Call>(a->value);
-  if (!c || c->callee.op != SpecialOps::get().task_invalid || !c->args.empty()) return false;
+  if (!c || c->callee.op != task_invalid_op() || !c->args.empty()) return false;
   auto* sc = ir::as<ir::Scope>(next);
   return sc && sc->bound == a->var &&
          (sc->kind == ir::ScopeKind::at || sc->kind == ir::ScopeKind::spmd);
