@@ -17,7 +17,7 @@ struct BackendInfo {
   // The budget a pass may fill in `space`; unlimited without a backend, or where the
   // backend has no such memory.
   [[nodiscard]] constexpr math::byte_budget budget(ir::MemorySpace space) const noexcept {
-    return math::budget_of(kind, static_cast<math::memory_space>(space));
+    return math::budget_of(kind, space);
   }
   [[nodiscard]] constexpr bool configured() const noexcept { return kind != math::backend_kind::none; }
 };

@@ -181,13 +181,13 @@ class Interpreter {
         throw RunError(RunErrorKind::invalid, "a tensor's stride has another rank than its shape", span);
       return a;
     }
-    auto layout = static_cast<math::tensor_layout>(t->view ? t->view->layout : ir::TensorLayout::ND);
+    ir::TensorLayout layout = t->view ? t->view->layout : ir::TensorLayout::ND;
     auto strides = math::logical_strides(a.shape, layout, ir::byte_width(t->dtype));
     if (!strides) {
-      throw RunError(layout == math::tensor_layout::nz ? RunErrorKind::unsupported : RunErrorKind::invalid,
+      throw RunError(layout == ir::TensorLayout::NZ ? RunErrorKind::unsupported : RunErrorKind::invalid,
                      "a tensor of shape " + dims_string(a.shape) + " has no packed strides for layout " +
                          std::string(ir::name_of(t->view->layout)) +
-                         (layout == math::tensor_layout::nz ? " (only the blocked rank-5 NZ form has strides)" : ""),
+                         (layout == ir::TensorLayout::NZ ? " (only the blocked rank-5 NZ form has strides)" : ""),
                      span);
     }
     a.strides.assign(strides->begin(), strides->end());

@@ -127,7 +127,7 @@ inline Type make_type(TypeNode::Variant v) { return std::make_shared<const TypeN
 inline const Type& scalar_type(DataType dt) {
   static const auto table = [] {
     std::vector<Type> t;
-    for (std::size_t i = 0; i < enum_names(DataType{}).names.size(); ++i)
+    for (std::size_t i = 0; i < enum_table<DataType>.names.size(); ++i)
       t.push_back(make_type(ScalarType{static_cast<DataType>(i)}));
     return t;
   }();

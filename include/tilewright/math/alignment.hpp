@@ -20,17 +20,10 @@ namespace tilewright::math {
 inline constexpr std::int64_t k_vec_alignment_bytes = 32;
 inline constexpr std::int64_t k_alignment_bits = k_vec_alignment_bytes * 8;  // 256
 
-// Bits one element occupies in memory: 4-bit types are packed two to a byte, everything
-// else (BOOL included) takes whole bytes.
-[[nodiscard]] constexpr std::int64_t storage_bits(dtype_code t) noexcept {
-  const std::int64_t bits = bit_width(t);
-  return bits == 4 ? 4 : byte_width(t) * 8;
-}
-
 // Bytes needed to store `count` elements: ceil(count * storage_bits / 8). Overflow and a
 // negative count are reported as std::nullopt.
 [[nodiscard]] constexpr std::optional<std::int64_t> static_storage_bytes(std::int64_t count,
-                                                                         dtype_code t) noexcept {
+                                                                         DataType t) noexcept {
   if (count < 0) return std::nullopt;
   const auto bits = checked_mul(count, storage_bits(t));
   if (!bits) return std::nullopt;

@@ -22,29 +22,29 @@ struct memory_facts {
 inline constexpr std::uint64_t k_kib = 1024;
 
 // The SoC table. DDR and ScalarLocal are not capacity-limited on-chip buffers: size 0.
-[[nodiscard]] constexpr memory_facts memory_of(backend_kind backend, memory_space space) noexcept {
+[[nodiscard]] constexpr memory_facts memory_of(backend_kind backend, MemorySpace space) noexcept {
   const bool a5 = backend == backend_kind::ascend950;
   if (backend == backend_kind::none) return {};
   switch (space) {
-    case memory_space::mat:
+    case MemorySpace::Mat:
       return {512 * k_kib, 128, 512 * k_kib};
-    case memory_space::left:
-    case memory_space::right:
+    case MemorySpace::Left:
+    case MemorySpace::Right:
       return {64 * k_kib, 64, 64 * k_kib};
-    case memory_space::acc:
+    case MemorySpace::Acc:
       return a5 ? memory_facts{256 * k_kib, 128, 256 * k_kib}
                 : memory_facts{128 * k_kib, 128, 128 * k_kib};
-    case memory_space::bias:
+    case MemorySpace::Bias:
       return a5 ? memory_facts{4 * k_kib, 64, 4 * k_kib} : memory_facts{1 * k_kib, 64, 1 * k_kib};
     // Vec: the top 8 KiB of UB are reserved (pto-isa#170), so the usable size is smaller.
-    case memory_space::vec:
+    case MemorySpace::Vec:
       return a5 ? memory_facts{240 * k_kib, 128, 248 * k_kib}
                 : memory_facts{184 * k_kib, 128, 192 * k_kib};
-    case memory_space::left_scale:
-    case memory_space::right_scale:
+    case MemorySpace::LeftScale:
+    case MemorySpace::RightScale:
       return a5 ? memory_facts{4 * k_kib, 32, 4 * k_kib} : memory_facts{};
-    case memory_space::ddr:
-    case memory_space::scalar_local:
+    case MemorySpace::DDR:
+    case MemorySpace::ScalarLocal:
       return {};
   }
   return {};
@@ -52,7 +52,7 @@ inline constexpr std::uint64_t k_kib = 1024;
 
 // GetMemSize: usable bytes, 0 when absent (and for the "none" backend).
 [[nodiscard]] constexpr std::uint64_t memory_size(backend_kind backend,
-                                                  memory_space space) noexcept {
+                                                  MemorySpace space) noexcept {
   return memory_of(backend, space).size_bytes;
 }
 
@@ -69,7 +69,7 @@ struct byte_budget {
   }
 };
 
-[[nodiscard]] constexpr byte_budget budget_of(backend_kind backend, memory_space space) noexcept {
+[[nodiscard]] constexpr byte_budget budget_of(backend_kind backend, MemorySpace space) noexcept {
   const std::uint64_t size = memory_size(backend, space);
   return size == 0 ? byte_budget::unlimited() : byte_budget::of(size);
 }

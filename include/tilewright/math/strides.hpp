@@ -117,7 +117,7 @@ namespace detail {
   return k_nz_c0_bytes / element_bytes;
 }
 
-[[nodiscard]] constexpr std::optional<std::int64_t> nz_c0(dtype_code t) noexcept {
+[[nodiscard]] constexpr std::optional<std::int64_t> nz_c0(DataType t) noexcept {
   if (bit_width(t) % 8 != 0) return std::nullopt;
   return nz_c0(bit_width(t) / 8);
 }
@@ -189,19 +189,19 @@ struct nz_block_error {
 // row-major; NZ is row-major too but only over the blocked shape, because an unblocked NZ
 // shape has no stride description at all. Blockedness needs the element width.
 [[nodiscard]] constexpr result<dims, strides_error> logical_strides(
-    std::span<const std::int64_t> shape, tensor_layout layout,
+    std::span<const std::int64_t> shape, TensorLayout layout,
     std::int64_t element_bytes = 0) noexcept {
   switch (layout) {
-    case tensor_layout::dn:
+    case TensorLayout::DN:
       return dn_strides(shape);
-    case tensor_layout::nz:
+    case TensorLayout::NZ:
       if (!is_blocked_nz_shape(shape, element_bytes)) {
         return strides_error{strides_errc::nz_not_blocked, shape.size(), 0};
       }
       return row_major_strides(shape);
-    case tensor_layout::nd:
-    case tensor_layout::mx_a_zz:
-    case tensor_layout::mx_b_nn:
+    case TensorLayout::ND:
+    case TensorLayout::MX_A_ZZ:
+    case TensorLayout::MX_B_NN:
       return row_major_strides(shape);
   }
   return row_major_strides(shape);
@@ -211,12 +211,12 @@ struct nz_block_error {
 // ND, a unit second-to-last stride means DN; anything else (or a rank mismatch, or rank 0)
 // has no derivable layout. Only the unit-stride position is structural, so the stride
 // inequalities are left to check_canonical_view.
-[[nodiscard]] constexpr std::optional<tensor_layout> derive_layout(
+[[nodiscard]] constexpr std::optional<TensorLayout> derive_layout(
     std::span<const maybe_i64> shape, std::span<const maybe_i64> stride) noexcept {
   const std::size_t n = stride.size();
   if (n == 0 || shape.size() != n) return std::nullopt;
-  if (stride[n - 1] == 1) return tensor_layout::nd;
-  if (n >= 2 && stride[n - 2] == 1) return tensor_layout::dn;
+  if (stride[n - 1] == 1) return TensorLayout::ND;
+  if (n >= 2 && stride[n - 2] == 1) return TensorLayout::DN;
   return std::nullopt;
 }
 
@@ -235,7 +235,7 @@ enum class view_reason : std::uint8_t {
 
 struct view_check {
   view_reason reason = view_reason::canonical;
-  tensor_layout layout = tensor_layout::nd;
+  TensorLayout layout = TensorLayout::ND;
   std::size_t axis = 0;  // k in "stride[k] is smaller than packed stride[k+1] * shape[k+1]"
   std::size_t stride_rank = 0;
   std::size_t shape_rank = 0;
@@ -265,7 +265,7 @@ constexpr std::optional<bool> known_ge(const maybe_i64& lhs, const maybe_i64& rh
 // question, asked separately by the verifier).
 [[nodiscard]] constexpr view_check check_canonical_view(std::span<const maybe_i64> shape,
                                                         std::span<const maybe_i64> stride,
-                                                        tensor_layout layout,
+                                                        TensorLayout layout,
                                                         bool relaxed_symbolic = true) noexcept {
   view_check out;
   out.layout = layout;
@@ -299,7 +299,7 @@ constexpr std::optional<bool> known_ge(const maybe_i64& lhs, const maybe_i64& rh
     }
     return true;
   };
-  if (layout != tensor_layout::dn) {
+  if (layout != TensorLayout::DN) {
     if (stride[n - 1] != 1) {
       out.reason = view_reason::innermost_not_one;
       return out;
@@ -331,7 +331,7 @@ constexpr std::optional<bool> known_ge(const maybe_i64& lhs, const maybe_i64& rh
 // The catalog's reason text for a failed check (empty when canonical). Built at run time:
 // it is diagnostic text, and the decision itself is the constexpr view_check above.
 [[nodiscard]] inline std::string view_reason_text(const view_check& c) {
-  const std::string name{tensor_layout_name(c.layout)};
+  const std::string name{name_of(c.layout)};
   const std::string k = std::to_string(c.axis);
   const std::string k1 = std::to_string(c.axis + 1);
   switch (c.reason) {

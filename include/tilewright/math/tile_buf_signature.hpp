@@ -21,15 +21,15 @@ inline constexpr std::uint64_t k_default_fractal_bytes = 512;
 // Field names follow upstream except `space` (upstream memory_space_), which would
 // otherwise shadow the enum of the same name.
 struct tile_buf_signature {
-  memory_space space = memory_space::vec;
-  dtype_code dtype = dtype_code::fp32;
+  MemorySpace space = MemorySpace::Vec;
+  DataType dtype = DataType::FP32;
   std::int64_t rows = k_signature_default_extent;
   std::int64_t cols = k_signature_default_extent;
-  tile_layout blayout = tile_layout::row_major;
-  tile_layout slayout = tile_layout::none_box;
+  TileLayout blayout = TileLayout::row_major;
+  TileLayout slayout = TileLayout::none_box;
   std::uint64_t fractal = k_default_fractal_bytes;
-  pad_value pad = pad_value::null;
-  compact_mode compact = compact_mode::null;
+  PadValue pad = PadValue::null;
+  CompactMode compact = CompactMode::null;
   std::int64_t v_row = k_signature_default_extent;
   std::int64_t v_col = k_signature_default_extent;
   // Set for any symbolic valid extent. Two different symbolic extents therefore compare
@@ -43,11 +43,11 @@ struct tile_buf_signature {
 // The parts of a stored (explicit) TileView the signature reads. The stride and start
 // offset of a view are not part of the signature.
 struct signature_view {
-  tile_layout blayout = tile_layout::row_major;
-  tile_layout slayout = tile_layout::none_box;
+  TileLayout blayout = TileLayout::row_major;
+  TileLayout slayout = TileLayout::none_box;
   std::uint64_t fractal = k_default_fractal_bytes;
-  pad_value pad = pad_value::null;
-  compact_mode compact = compact_mode::null;
+  PadValue pad = PadValue::null;
+  CompactMode compact = CompactMode::null;
   maybe_dims valid;  // empty = the whole tile is valid
 };
 
@@ -60,7 +60,7 @@ struct signature_view {
 // vector and reads col_major. The memory space's implicit layout is deliberately NOT
 // applied (an implicit Mat tile reports row_major / none_box / 512), as upstream does.
 [[nodiscard]] constexpr tile_buf_signature signature_from_dims(
-    std::optional<memory_space> space, dtype_code dtype, std::span<const maybe_i64> shape,
+    std::optional<MemorySpace> space, DataType dtype, std::span<const maybe_i64> shape,
     const std::optional<signature_view>& view) noexcept {
   tile_buf_signature sig;
   if (space) sig.space = *space;
@@ -76,7 +76,7 @@ struct signature_view {
   sig.v_col = sig.cols;
 
   if (!view) {
-    if (sig.cols == 1 && sig.rows > 1) sig.blayout = tile_layout::col_major;
+    if (sig.cols == 1 && sig.rows > 1) sig.blayout = TileLayout::col_major;
     return sig;
   }
   sig.blayout = view->blayout;
@@ -102,7 +102,7 @@ struct signature_view {
 }
 
 [[nodiscard]] constexpr tile_buf_signature signature_from_dims(
-    std::optional<memory_space> space, dtype_code dtype, std::span<const std::int64_t> shape,
+    std::optional<MemorySpace> space, DataType dtype, std::span<const std::int64_t> shape,
     const std::optional<signature_view>& view) noexcept {
   return signature_from_dims(space, dtype, to_maybe(shape), view);
 }
@@ -116,7 +116,7 @@ struct signature_view {
 // The signature of the buffer itself, independent of how much of it a value marks valid:
 // no pad, valid extents equal to the physical ones, no dynamic flags.
 [[nodiscard]] constexpr tile_buf_signature root_signature(tile_buf_signature sig) noexcept {
-  sig.pad = pad_value::null;
+  sig.pad = PadValue::null;
   sig.v_row = sig.rows;
   sig.v_col = sig.cols;
   sig.v_row_dynamic = false;

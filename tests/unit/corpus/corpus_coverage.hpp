@@ -38,7 +38,7 @@ inline bool unreachable_from_text(std::string_view feature) {
 
 template <class E>
 void add_enum(std::vector<std::string>& out, std::string_view prefix) {
-  for (auto name : ir::enum_names(E{}).names) out.push_back(std::string(prefix) + std::string(name));
+  for (auto name : ir::enum_table<E>.names) out.push_back(std::string(prefix) + std::string(name));
 }
 
 // Every feature the corpus is expected to cover.

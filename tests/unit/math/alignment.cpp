@@ -8,21 +8,21 @@
 #include "tilewright/math/alignment.hpp"
 
 namespace m = tilewright::math;
-using m::dtype_code;
+using m::DataType;
 using m::index_fact;
 constexpr auto sym = std::nullopt;
 
 // Storage widths: packed nibbles, whole bytes otherwise, BOOL byte-wide.
-static_assert(m::storage_bits(dtype_code::fp32) == 32);  // CT-13
-static_assert(m::storage_bits(dtype_code::fp16) == 16 &&
-              m::storage_bits(dtype_code::bf16) == 16);  // CT-13
-static_assert(m::storage_bits(dtype_code::int8) == 8);   // CT-13
-static_assert(m::storage_bits(dtype_code::int4) == 4 &&
-              m::storage_bits(dtype_code::fp4) == 4);    // CT-13
-static_assert(m::storage_bits(dtype_code::bool_) == 8);  // ir_ops A.1: BOOL is byte-wide in storage
-static_assert(m::bit_width(dtype_code::bool_) == 1);     // ir_ops A.1: GetBit(BOOL) = 1
-static_assert(m::static_storage_bytes(3, dtype_code::int4) == 2);    // ir_ops A.1: ceil(3*4/8)
-static_assert(m::static_storage_bytes(16, dtype_code::fp32) == 64);  // ir_ops A.1
+static_assert(m::storage_bits(DataType::FP32) == 32);  // CT-13
+static_assert(m::storage_bits(DataType::FP16) == 16 &&
+              m::storage_bits(DataType::BF16) == 16);  // CT-13
+static_assert(m::storage_bits(DataType::INT8) == 8);   // CT-13
+static_assert(m::storage_bits(DataType::INT4) == 4 &&
+              m::storage_bits(DataType::FP4) == 4);    // CT-13
+static_assert(m::storage_bits(DataType::BOOL) == 8);  // ir_ops A.1: BOOL is byte-wide in storage
+static_assert(m::bit_width(DataType::BOOL) == 1);     // ir_ops A.1: GetBit(BOOL) = 1
+static_assert(m::static_storage_bytes(3, DataType::INT4) == 2);    // ir_ops A.1: ceil(3*4/8)
+static_assert(m::static_storage_bytes(16, DataType::FP32) == 64);  // ir_ops A.1
 
 // Row pitch modulo 256 bits.
 static_assert(m::row_stride_bits(8, 32) == 0);     // CT-15: FP32 [32,8] pitch 256 ≡ 0
@@ -103,6 +103,6 @@ TEST_CASE("CT-13 negative constant offsets reduce to their non-negative residue"
 }
 
 TEST_CASE("ir_ops A.1 storage bytes reject negative counts and overflow") {
-  CHECK_FALSE(m::static_storage_bytes(-1, dtype_code::fp32));
-  CHECK_FALSE(m::static_storage_bytes(std::numeric_limits<std::int64_t>::max(), dtype_code::fp32));
+  CHECK_FALSE(m::static_storage_bytes(-1, DataType::FP32));
+  CHECK_FALSE(m::static_storage_bytes(std::numeric_limits<std::int64_t>::max(), DataType::FP32));
 }

@@ -53,15 +53,15 @@ static_assert(m::column_pack_accumulator(2, 16, 32, 32, m::byte_budget::unlimite
               64);  // FL-64b
 static_assert(m::column_pack_accumulator(4, 64, 128, 32,
                                          m::budget_of(m::backend_kind::ascend910b,
-                                                      m::memory_space::acc))
+                                                      m::MemorySpace::Acc))
                   .value()
                   .bytes == 131072);  // BK-02: fits 910B exactly
 static_assert(!m::column_pack_accumulator(8, 64, 128, 32,
                                           m::budget_of(m::backend_kind::ascend910b,
-                                                       m::memory_space::acc)));  // BK-02
+                                                       m::MemorySpace::Acc)));  // BK-02
 static_assert(m::column_pack_accumulator(8, 64, 128, 32,
                                          m::budget_of(m::backend_kind::ascend950,
-                                                      m::memory_space::acc)));  // BK-02
+                                                      m::MemorySpace::Acc)));  // BK-02
 static_assert(
     m::column_pack_accumulator(2, 8, 16, 32, m::byte_budget::unlimited()).error().code ==
     m::acc_pack_errc::rows_not_block_multiple);  // FL-64c: M=8,B=2,N=16 falls back to row packing
@@ -94,7 +94,7 @@ TEST_CASE("FL-64d column packing reasons carry their numbers") {
       "the accumulator element is not 4 bytes wide (FP16), so its L0C tile has no 16x16 box grid");
 
   const auto big = m::column_pack_accumulator(
-      8, 64, 128, 32, m::budget_of(m::backend_kind::ascend910b, m::memory_space::acc));
+      8, 64, 128, 32, m::budget_of(m::backend_kind::ascend910b, m::MemorySpace::Acc));
   REQUIRE_FALSE(big.has_value());
   CHECK(big.error().bytes == 262144);
   CHECK(m::acc_pack_reason(big.error(), "FP32") ==

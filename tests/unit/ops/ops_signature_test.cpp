@@ -13,8 +13,8 @@ ops::TileBufSignature sig(std::vector<ir::Expr> shape, DataType dt, std::optiona
 
 TEST_CASE("signature: shape, space and dtype (FR-05)") {
   auto s = sig(dims({64, 64}), DataType::FP16, MemorySpace::Vec);
-  CHECK(s.space == math::memory_space::vec);
-  CHECK(s.dtype == math::dtype_code::fp16);
+  CHECK(s.space == math::MemorySpace::Vec);
+  CHECK(s.dtype == math::DataType::FP16);
   CHECK(s.rows == 64);
   CHECK(s.cols == 64);
   CHECK(s.v_row == 64);
@@ -34,13 +34,13 @@ TEST_CASE("signature: shape, space and dtype (FR-05)") {
 
 TEST_CASE("signature: implicit views ignore the memory space's layout (FR-05 quirk)") {
   auto mat = sig(dims({32, 32}), DataType::FP16, MemorySpace::Mat);
-  CHECK(mat.blayout == math::tile_layout::row_major);
-  CHECK(mat.slayout == math::tile_layout::none_box);
+  CHECK(mat.blayout == math::TileLayout::row_major);
+  CHECK(mat.slayout == math::TileLayout::none_box);
   CHECK(mat.fractal == 512);
   auto acc = sig(dims({16, 16}), DataType::FP32, MemorySpace::Acc);
   CHECK(acc.fractal == 512);
-  CHECK(sig(dims({16, 1}), DataType::FP32, MemorySpace::Vec).blayout == math::tile_layout::col_major);
-  CHECK(sig(dims({1, 1}), DataType::FP32, MemorySpace::Vec).blayout == math::tile_layout::row_major);
+  CHECK(sig(dims({16, 1}), DataType::FP32, MemorySpace::Vec).blayout == math::TileLayout::col_major);
+  CHECK(sig(dims({1, 1}), DataType::FP32, MemorySpace::Vec).blayout == math::TileLayout::row_major);
 }
 
 TEST_CASE("signature: stored views and dynamic valid extents (FR-05)") {
@@ -49,11 +49,11 @@ TEST_CASE("signature: stored views and dynamic valid extents (FR-05)") {
   v.compact = ir::CompactMode::normal;
   v.pad = ir::PadValue::zero;
   auto s = sig(dims({64, 64}), DataType::FP32, MemorySpace::Acc, v);
-  CHECK(s.blayout == math::tile_layout::col_major);
-  CHECK(s.slayout == math::tile_layout::row_major);
+  CHECK(s.blayout == math::TileLayout::col_major);
+  CHECK(s.slayout == math::TileLayout::row_major);
   CHECK(s.fractal == 1024);
-  CHECK(s.compact == math::compact_mode::normal);
-  CHECK(s.pad == math::pad_value::zero);
+  CHECK(s.compact == math::CompactMode::normal);
+  CHECK(s.pad == math::PadValue::zero);
   CHECK(s.v_row_dynamic);
   CHECK(s.v_row == 64);
   CHECK(s.v_col == 48);

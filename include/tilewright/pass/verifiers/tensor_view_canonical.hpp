@@ -36,7 +36,7 @@ inline TensorViewProblem tensor_view_problem(const ir::TensorType& t, bool requi
     return {};
   }
   auto stride = ir::maybe_dims(v.stride);
-  math::view_check check = math::check_canonical_view(shape, stride, ir::to_math(v.layout), true);
+  math::view_check check = math::check_canonical_view(shape, stride, v.layout, true);
   if (check.ok()) return {};
   std::string written = "[";
   for (std::size_t i = 0; i < stride.size(); ++i)

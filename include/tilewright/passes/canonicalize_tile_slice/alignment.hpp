@@ -65,7 +65,7 @@ class KnownMultiples {
 inline bool is_provably_aligned(const Window& window, KnownMultiples& multiples) {
   const ir::TileType* base = ir::tile_type(window.base);
   if (!base || base->shape.size() != 2) return false;
-  const std::int64_t element_bits = math::storage_bits(ir::to_math(base->dtype));
+  const std::int64_t element_bits = math::storage_bits(base->dtype);
   // No MemRef yet: the allocator will place the tile aligned.
   std::optional<std::int64_t> base_bits = 0;
   if (auto* memref = ir::as<ir::MemRef>(base->memref))

@@ -260,7 +260,7 @@ class BatchMatmulPlanner {
       if (!dims) return true;
       std::int64_t count = 1;
       for (std::int64_t d : *dims) count *= d;
-      auto bytes = math::static_storage_bytes(count, ir::to_math(t->dtype));
+      auto bytes = math::static_storage_bytes(count, t->dtype);
       if (!bytes) return true;
       total += static_cast<std::uint64_t>(*bytes);
     }

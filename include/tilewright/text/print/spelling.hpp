@@ -20,12 +20,9 @@ using ir::Stmt;
 using ir::Type;
 using ir::TypeNode;
 
-// ir::name_of may rebuild its table on every runtime call; a constexpr variable pins it.
-template <class E>
-inline constexpr auto kEnumNames = enum_names(E{});
 template <class E>
 std::string_view enum_name(E e) noexcept {
-  return kEnumNames<E>.name(e);
+  return ir::name_of(e);
 }
 // An enum-valued kwarg held as an integer: `prefix` + the member's name, or the number itself
 // when it names no member, so that the text still reads back to the same value (an int64
@@ -33,14 +30,14 @@ std::string_view enum_name(E e) noexcept {
 template <class E>
 void append_enum_or_int(std::string& out, std::string_view prefix, std::int64_t v,
                         std::string_view suffix = {}) {
-  if (v < 0 || static_cast<std::size_t>(v) >= kEnumNames<E>.names.size()) {
+  if (v < 0 || static_cast<std::size_t>(v) >= ir::enum_table<E>.names.size()) {
     char buf[24];
     auto r = std::to_chars(buf, buf + sizeof buf, v);
     out.append(buf, r.ptr);
     return;
   }
   out += prefix;
-  out += kEnumNames<E>.name(static_cast<E>(v));
+  out += ir::name_of(static_cast<E>(v));
   out += suffix;
 }
 
