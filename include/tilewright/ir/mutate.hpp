@@ -137,6 +137,11 @@ class ChangedChildrenFrame {
 // Applies `m` to each child (Expr, Stmt, Type, also inside kwargs, vectors, optionals and
 // nested aggregates). Returns the rebuilt copy, or nullopt when nothing changed. The node is
 // copied only when a child changed: an unchanged walk compares and allocates nothing.
+//
+// `m(child)` returns the child's replacement (the child itself when it stays). A mapper may
+// instead offer `m.changed_child(child)`, which returns null when the child stays: then an
+// unchanged child is not even copied, which saves the two atomic reference-count updates per
+// child slot that dominate an unchanged walk.
 template <class T, class M>
 std::optional<T> map_children(const T& node, M&& m) {
   detail::ChangedChildrenFrame frame;
@@ -144,8 +149,12 @@ std::optional<T> map_children(const T& node, M&& m) {
   auto collect = [&](const auto& child) {
     using C = std::remove_cvref_t<decltype(child)>;
     if (child) {
-      C next = m(child);
-      if (next != child) frame.push(ordinal, std::move(next));
+      if constexpr (requires { m.changed_child(child); }) {
+        if (C next = m.changed_child(child)) frame.push(ordinal, std::move(next));
+      } else {
+        C next = m(child);
+        if (next != child) frame.push(ordinal, std::move(next));
+      }
     }
     ++ordinal;
   };
@@ -163,6 +172,22 @@ class Mutator {
   Stmt operator()(const Stmt& s) { return self().mutate_stmt(s); }
   Type operator()(const Type& t) { return self().mutate_type(t); }
 
+  // map_children's protocol: a child's replacement, or null when it stays. Through the
+  // derived class's hook when it has one; otherwise without a single reference-count update
+  // for what stays.
+  Expr changed_child(const Expr& e) {
+    if constexpr (overrides_mutate_expr()) return if_changed(self().mutate_expr(e), e);
+    else return mutated_or_null(e);
+  }
+  Stmt changed_child(const Stmt& s) {
+    if constexpr (overrides_mutate_stmt()) return if_changed(self().mutate_stmt(s), s);
+    else return mutated_or_null(s);
+  }
+  Type changed_child(const Type& t) {
+    if constexpr (overrides_mutate_type()) return if_changed(self().mutate_type(t), t);
+    else return mutated_or_null(t);
+  }
+
   // Every later use of `from` becomes `to`.
   void substitute(const Expr& from, Expr to) {
     remap_[from.get()] = std::move(to);
@@ -173,17 +198,75 @@ class Mutator {
     return it == remap_.end() ? nullptr : it->second;
   }
 
-  Type mutate_type(const Type& t) {
-    if (!t || has_no_children(*t)) return t;
+  Type mutate_type(const Type& t) { return or_same(mutated_or_null(t), t); }
+  Expr mutate_expr(const Expr& e) { return or_same(mutated_or_null(e), e); }
+  Stmt mutate_stmt(const Stmt& s) { return or_same(mutated_or_null(s), s); }
+
+  // A Var met for the first time: keep it unless its type (or init value) changes, in
+  // which case one new Var replaces it everywhere.
+  Expr mutate_definition(const Expr& e) {
+    Type type = changed_child(e->type);
+    auto fields = map_children(e->v, self());
+    if (!type && !fields) return e;
+    Expr fresh = make_expr(fields ? std::move(*fields) : e->v, type ? std::move(type) : e->type, e->span);
+    substitute(e, fresh);
+    return fresh;
+  }
+
+  // The node with its children mapped (the node itself when none changed), before the hooks.
+  Expr rebuild_expr(const Expr& e) { return or_same(rebuilt_or_null(e), e); }
+  Stmt rebuild_stmt(const Stmt& s) { return or_same(rebuilt_or_null(s), s); }
+
+  Function mutate_function(const Function& f) {
+    // Copied on the first change only: a function that stays the same allocates nothing.
+    std::optional<FunctionNode> copy;
+    auto edit = [&]() -> FunctionNode& {
+      if (!copy) copy.emplace(*f);
+      return *copy;
+    };
+    for (std::size_t i = 0; i < f->params.size(); ++i) {
+      if (Expr next = changed_child(f->params[i].var)) edit().params[i].var = std::move(next);
+    }
+    for (std::size_t i = 0; i < f->return_types.size(); ++i) {
+      if (Type next = changed_child(f->return_types[i])) edit().return_types[i] = std::move(next);
+    }
+    if (Stmt body = changed_child(f->body)) edit().body = std::move(body);
+    return copy ? make_function(std::move(*copy)) : f;
+  }
+
+  // Hooks: called after children were rebuilt; `original` is the node before. A derived class
+  // that mostly keeps what it is given may define `Expr replace_expr(const Expr& rebuilt, const
+  // Expr& original)` instead of rewrite_expr: it returns the replacement, or null to keep
+  // `rebuilt`, so that keeping costs no copy (the rule driver does; an expression has no frame).
+  Expr rewrite_expr(const Expr& rebuilt, const Expr& /*original*/) { return rebuilt; }
+  Stmt rewrite_stmt(const Stmt& rebuilt, const Stmt& /*original*/) { return rebuilt; }
+
+ private:
+  Derived& self() { return static_cast<Derived&>(*this); }
+
+  // The walk proper answers "null" for a node that stays, so that what stays is never copied:
+  // a shared_ptr copy and its release are two atomic updates, and an unchanged walk would
+  // otherwise make several per node. The public mutate_*/rebuild_* above wrap these.
+  template <class C>
+  static C if_changed(C next, const C& original) {
+    return next == original ? C{} : std::move(next);
+  }
+  template <class C>
+  static C or_same(C changed, const C& original) {
+    return changed ? std::move(changed) : original;
+  }
+
+  Type mutated_or_null(const Type& t) {
+    if (!t || has_no_children(*t)) return nullptr;
     UnchangedSlot<Type>* slot = nullptr;
     if constexpr (!overrides_mutate_expr()) {
       slot = &unchanged_types_[slot_of(t.get())];
-      if (slot->generation == generation_ && slot->node == t) return t;
+      if (slot->generation == generation_ && slot->node == t) return nullptr;
     }
     auto next = map_children(t->v, self());
     if (!next) {
       if (slot) *slot = UnchangedSlot<Type>{t, generation_};
-      return t;
+      return nullptr;
     }
     return dispatch(*next, [](auto& x) -> Type {
       using X = std::decay_t<decltype(x)>;
@@ -196,83 +279,67 @@ class Mutator {
     });
   }
 
-  Expr mutate_expr(const Expr& e) {
-    if (!e) return e;
-    if (auto it = remap_.find(e.get()); it != remap_.end()) return it->second;
+  Expr mutated_or_null(const Expr& e) {
+    if (!e) return nullptr;
+    if (auto it = remap_.find(e.get()); it != remap_.end()) return if_changed(it->second, e);
     if (is_var_like(e) || as<MemRef>(e)) {
       UnchangedSlot<Expr>& slot = unchanged_definitions_[slot_of(e.get())];
-      if (slot.generation == generation_ && slot.node == e) return e;
+      if (slot.generation == generation_ && slot.node == e) return nullptr;
       Expr out = self().mutate_definition(e);
-      if (out == e) slot = UnchangedSlot<Expr>{e, generation_};
-      return out;
+      if (out != e) return out;
+      slot = UnchangedSlot<Expr>{e, generation_};
+      return nullptr;
     }
     if (is_constant(e)) {  // no children: only the type can change
       if constexpr (!overrides_mutate_type())
-        if (e->type && has_no_children(*e->type)) return self().rewrite_expr(e, e);  // nor a scalar's type
-      Type type = self().mutate_type(e->type);
-      return self().rewrite_expr(type == e->type ? e : make_expr(e->v, std::move(type), e->span), e);
+        if (e->type && has_no_children(*e->type)) return rewritten_or_null(e, e);  // nor a scalar's type
+      if (Type type = changed_child(e->type))
+        return rewritten_or_null(make_expr(e->v, std::move(type), e->span), e);
+      return rewritten_or_null(e, e);
     }
-    Expr rebuilt = rebuild_expr(e);
-    return self().rewrite_expr(rebuilt, e);
+    if (Expr rebuilt = rebuilt_or_null(e)) return rewritten_or_null(rebuilt, e);
+    return rewritten_or_null(e, e);
   }
 
-  // A Var met for the first time: keep it unless its type (or init value) changes, in
-  // which case one new Var replaces it everywhere.
-  Expr mutate_definition(const Expr& e) {
-    Type type = self().mutate_type(e->type);
+  Stmt mutated_or_null(const Stmt& s) {
+    if (!s) return nullptr;
+    if (Stmt rebuilt = rebuilt_or_null(s)) return rewritten_or_null(rebuilt, s);
+    return rewritten_or_null(s, s);
+  }
+
+  Expr rebuilt_or_null(const Expr& e) {
     auto fields = map_children(e->v, self());
-    if (type == e->type && !fields) return e;
-    Expr fresh = make_expr(fields ? std::move(*fields) : e->v, std::move(type), e->span);
-    substitute(e, fresh);
-    return fresh;
+    Type type = changed_child(e->type);
+    if (!fields && !type) return nullptr;
+    return make_expr(fields ? std::move(*fields) : e->v, type ? std::move(type) : e->type, e->span);
   }
 
-  Expr rebuild_expr(const Expr& e) {
-    auto fields = map_children(e->v, self());
-    Type type = self().mutate_type(e->type);
-    if (!fields && type == e->type) return e;
-    return make_expr(fields ? std::move(*fields) : e->v, std::move(type), e->span);
-  }
-
-  Stmt mutate_stmt(const Stmt& s) {
-    if (!s) return s;
-    Stmt rebuilt = rebuild_stmt(s);
-    return self().rewrite_stmt(rebuilt, s);
-  }
-
-  Stmt rebuild_stmt(const Stmt& s) {
+  Stmt rebuilt_or_null(const Stmt& s) {
     auto fields = map_children(s->v, self());
-    if (!fields) return s;
+    if (!fields) return nullptr;
     if (auto* seq = std::get_if<Seq>(&*fields)) return make_seq(std::move(seq->stmts), s->span);
     return make_stmt(std::move(*fields), s->span, s->comments);
   }
 
-  Function mutate_function(const Function& f) {
-    // Copied on the first change only: a function that stays the same allocates nothing.
-    std::optional<FunctionNode> copy;
-    auto edit = [&]() -> FunctionNode& {
-      if (!copy) copy.emplace(*f);
-      return *copy;
-    };
-    for (std::size_t i = 0; i < f->params.size(); ++i) {
-      Expr next = self().mutate_expr(f->params[i].var);
-      if (next != f->params[i].var) edit().params[i].var = std::move(next);
+  // The hooks' answer, null when it is the original node.
+  Expr rewritten_or_null(const Expr& rebuilt, const Expr& original) {
+    if constexpr (requires { self().replace_expr(rebuilt, original); }) {
+      static_assert(!overrides_rewrite_expr(),
+                    "ir::Mutator: this walker defines both rewrite_expr and replace_expr (perhaps one "
+                    "inherited from rewrite::RuleWalker); keep one: a replace_expr that falls back on the "
+                    "base class's replace_expr");
+      if (Expr replacement = self().replace_expr(rebuilt, original)) return if_changed(std::move(replacement), original);
+      return rebuilt == original ? nullptr : rebuilt;
+    } else if constexpr (overrides_rewrite_expr()) {
+      return if_changed(self().rewrite_expr(rebuilt, original), original);
+    } else {
+      return rebuilt == original ? nullptr : rebuilt;
     }
-    for (std::size_t i = 0; i < f->return_types.size(); ++i) {
-      Type next = self().mutate_type(f->return_types[i]);
-      if (next != f->return_types[i]) edit().return_types[i] = std::move(next);
-    }
-    Stmt body = self().mutate_stmt(f->body);
-    if (body != f->body) edit().body = std::move(body);
-    return copy ? make_function(std::move(*copy)) : f;
   }
-
-  // Hooks: called after children were rebuilt; `original` is the node before.
-  Expr rewrite_expr(const Expr& rebuilt, const Expr& /*original*/) { return rebuilt; }
-  Stmt rewrite_stmt(const Stmt& rebuilt, const Stmt& /*original*/) { return rebuilt; }
-
- private:
-  Derived& self() { return static_cast<Derived&>(*this); }
+  Stmt rewritten_or_null(const Stmt& rebuilt, const Stmt& original) {
+    if constexpr (overrides_rewrite_stmt()) return if_changed(self().rewrite_stmt(rebuilt, original), original);
+    else return rebuilt == original ? nullptr : rebuilt;
+  }
 
   static bool has_no_children(const TypeNode& t) noexcept {
     return std::holds_alternative<ScalarType>(t.v) || std::holds_alternative<UnknownType>(t.v) ||
@@ -302,12 +369,21 @@ class Mutator {
   static std::size_t slot_of(const void* node) noexcept {
     return static_cast<std::size_t>((reinterpret_cast<std::uintptr_t>(node) * 0x9E3779B97F4A7C15ull) >> 56);
   }
-  static constexpr bool overrides_mutate_type() {
-    return !std::is_same_v<decltype(&Derived::mutate_type), Type (Mutator::*)(const Type&)>;
+  // Whether Derived replaced a hook (one it overloads counts as replaced): the walk takes the
+  // hook's answer then, and keeps off the caches that assume the default.
+#define TILEWRIGHT_MUTATOR_OVERRIDES(hook, Node, ...)                                      \
+  static constexpr bool overrides_##hook() {                                              \
+    if constexpr (requires { &Derived::hook; })                                           \
+      return !std::is_same_v<decltype(&Derived::hook), Node (Mutator::*)(__VA_ARGS__)>;    \
+    else                                                                                  \
+      return true;                                                                        \
   }
-  static constexpr bool overrides_mutate_expr() {
-    return !std::is_same_v<decltype(&Derived::mutate_expr), Expr (Mutator::*)(const Expr&)>;
-  }
+  TILEWRIGHT_MUTATOR_OVERRIDES(mutate_type, Type, const Type&)
+  TILEWRIGHT_MUTATOR_OVERRIDES(mutate_expr, Expr, const Expr&)
+  TILEWRIGHT_MUTATOR_OVERRIDES(mutate_stmt, Stmt, const Stmt&)
+  TILEWRIGHT_MUTATOR_OVERRIDES(rewrite_expr, Expr, const Expr&, const Expr&)
+  TILEWRIGHT_MUTATOR_OVERRIDES(rewrite_stmt, Stmt, const Stmt&, const Stmt&)
+#undef TILEWRIGHT_MUTATOR_OVERRIDES
   NodeMap<Expr> remap_;
   std::array<UnchangedSlot<Expr>, unchanged_slots> unchanged_definitions_{};
   std::array<UnchangedSlot<Type>, unchanged_slots> unchanged_types_{};

@@ -150,13 +150,15 @@ class RuleWalker : public Base {
     return rewriter_.leave(std::move(out));
   }
 
-  ir::Expr rewrite_expr(const ir::Expr& rebuilt, const ir::Expr& /*original*/) {
+  // The first expression rule's replacement, or null: the Mutator keeps `rebuilt` then,
+  // without copying it (the common case: most expressions have no rule).
+  ir::Expr replace_expr(const ir::Expr& rebuilt, const ir::Expr& /*original*/) {
     auto* call = ir::as<ir::Call>(rebuilt);
     std::uint64_t mask = exprs_.rules_for(call ? call->callee.op : ir::OpId{});
-    if (!mask) return rebuilt;
+    if (!mask) return nullptr;
     ir::Expr result;
     try_rules(mask, rebuilt, call, result, std::make_index_sequence<size>{});
-    return result ? result : rebuilt;
+    return result;
   }
 
   ir::Stmt rewrite_stmt(const ir::Stmt& rebuilt, const ir::Stmt& /*original*/) {

@@ -254,3 +254,76 @@ TEST_CASE("map_children: changed children of every kind land in their own slots;
   CHECK(out.args[1] == b2);
   CHECK(std::get<Expr>(out.kwargs[0].second) == c2);
 }
+
+TEST_CASE("map_children: a plain mapper and one offering changed_child agree") {
+  // The two protocols map_children accepts: `m(child)` returns the child itself when it stays,
+  // `m.changed_child(child)` returns null.
+  Type t = make_tile_type(dims({8, 4}), DataType::FP32, std::nullopt, MemorySpace::Vec);
+  Expr a = make_var("a", t), b = make_var("b", t), b2 = make_var("b2", t);
+  Expr call = make_call(intern_op("tile.add"), {a, b}, {}, t);
+  auto same = [](const auto& child) { return child; };
+  CHECK_FALSE(map_children(call->v, same).has_value());
+  struct Swap {
+    Expr from, to;
+    Expr changed_child(const Expr& e) const { return e == from ? to : nullptr; }
+    Type changed_child(const Type&) const { return nullptr; }
+  };
+  auto rebuilt = map_children(call->v, Swap{b, b2});
+  REQUIRE(rebuilt.has_value());
+  CHECK(std::get<Call>(*rebuilt).args[0] == a);
+  CHECK(std::get<Call>(*rebuilt).args[1] == b2);
+  CHECK_FALSE(map_children(call->v, Swap{b2, a}).has_value());
+}
+
+TEST_CASE("Mutator: what stays is handed to the hooks as the node itself, never a copy") {
+  // A copy of a shared_ptr is two atomic updates; an unchanged walk used to make several per
+  // node. The hook sees `rebuilt` as the very node of the tree: only the tree and this test
+  // hold it.
+  Type t = make_tile_type(dims({8, 4}), DataType::FP32, std::nullopt, MemorySpace::Vec);
+  Expr a = make_var("a", t);
+  Expr call = make_call(intern_op("tile.exp"), {a}, {}, t);
+  Stmt body = make_seq({make_stmt(Eval{call})});
+  struct Watch : Mutator<Watch> {
+    const ExprNode* node = nullptr;
+    long uses_seen = -1;
+    bool same_node = false;
+    Expr replace_expr(const Expr& rebuilt, const Expr& original) {
+      if (original.get() == node) {
+        uses_seen = original.use_count();
+        same_node = rebuilt.get() == original.get();
+      }
+      return nullptr;
+    }
+  } watch;
+  watch.node = call.get();
+  const long before = call.use_count();
+  CHECK(watch.mutate_stmt(body) == body);
+  CHECK(watch.same_node);
+  CHECK(watch.uses_seen == before);
+}
+
+TEST_CASE("Mutator: replace_expr's null keeps the rebuilt node, anything else replaces it") {
+  Type t = make_tile_type(dims({8, 4}), DataType::FP32, std::nullopt, MemorySpace::Vec);
+  Expr a = make_var("a", t), b = make_var("b", t);
+  Expr exp = make_call(intern_op("tile.exp"), {a}, {}, t);
+  Expr outer = make_call(intern_op("tile.add"), {exp, b}, {}, t);
+  struct ExpToNeg : Mutator<ExpToNeg> {
+    int offered = 0;
+    Expr replace_expr(const Expr& rebuilt, const Expr&) {
+      auto* c = as<Call>(rebuilt);
+      if (c) ++offered;
+      if (!c || op_name(c->callee.op) != "tile.exp") return nullptr;
+      return make_call(intern_op("tile.neg"), c->args, {}, rebuilt->type);
+    }
+  } walk;
+  Expr out = walk.mutate_expr(outer);
+  REQUIRE(out != outer);
+  CHECK(walk.offered == 2);  // each call once (the type's dims are offered too, as constants)
+  const Call& add = *as<Call>(out);
+  CHECK(op_name(add.callee.op) == "tile.add");
+  CHECK(op_name(as<Call>(add.args[0])->callee.op) == "tile.neg");
+  CHECK(add.args[1] == b);
+  ExpToNeg none;
+  Expr unrelated = make_call(intern_op("tile.add"), {a, b}, {}, t);
+  CHECK(none.mutate_expr(unrelated) == unrelated);
+}
