@@ -174,7 +174,10 @@ class Mutator {
 
   // map_children's protocol: a child's replacement, or null when it stays. Through the
   // derived class's hook when it has one; otherwise without a single reference-count update
-  // for what stays.
+  // for what stays. Every child the walk visits passes here, so a walker that must see each
+  // node on the way down (MaterializeTensorStrides notes its span) overrides these instead
+  // of mutate_expr/mutate_stmt, and keeps the fast path; it brings the overloads it does not
+  // override in with `using`.
   Expr changed_child(const Expr& e) {
     if constexpr (overrides_mutate_expr()) return if_changed(self().mutate_expr(e), e);
     else return mutated_or_null(e);
@@ -205,7 +208,7 @@ class Mutator {
   // A Var met for the first time: keep it unless its type (or init value) changes, in
   // which case one new Var replaces it everywhere.
   Expr mutate_definition(const Expr& e) {
-    Type type = changed_child(e->type);
+    Type type = self().changed_child(e->type);
     auto fields = map_children(e->v, self());
     if (!type && !fields) return e;
     Expr fresh = make_expr(fields ? std::move(*fields) : e->v, type ? std::move(type) : e->type, e->span);
@@ -225,12 +228,12 @@ class Mutator {
       return *copy;
     };
     for (std::size_t i = 0; i < f->params.size(); ++i) {
-      if (Expr next = changed_child(f->params[i].var)) edit().params[i].var = std::move(next);
+      if (Expr next = self().changed_child(f->params[i].var)) edit().params[i].var = std::move(next);
     }
     for (std::size_t i = 0; i < f->return_types.size(); ++i) {
-      if (Type next = changed_child(f->return_types[i])) edit().return_types[i] = std::move(next);
+      if (Type next = self().changed_child(f->return_types[i])) edit().return_types[i] = std::move(next);
     }
-    if (Stmt body = changed_child(f->body)) edit().body = std::move(body);
+    if (Stmt body = self().changed_child(f->body)) edit().body = std::move(body);
     return copy ? make_function(std::move(*copy)) : f;
   }
 
@@ -293,7 +296,7 @@ class Mutator {
     if (is_constant(e)) {  // no children: only the type can change
       if constexpr (!overrides_mutate_type())
         if (e->type && has_no_children(*e->type)) return rewritten_or_null(e, e);  // nor a scalar's type
-      if (Type type = changed_child(e->type))
+      if (Type type = self().changed_child(e->type))
         return rewritten_or_null(make_expr(e->v, std::move(type), e->span), e);
       return rewritten_or_null(e, e);
     }
@@ -309,7 +312,7 @@ class Mutator {
 
   Expr rebuilt_or_null(const Expr& e) {
     auto fields = map_children(e->v, self());
-    Type type = changed_child(e->type);
+    Type type = self().changed_child(e->type);
     if (!fields && !type) return nullptr;
     return make_expr(fields ? std::move(*fields) : e->v, type ? std::move(type) : e->type, e->span);
   }

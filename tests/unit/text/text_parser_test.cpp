@@ -598,6 +598,15 @@ TEST_CASE("parser: regressions found by the parse/print fuzzer") {
   CHECK(parser_error_of(program("        if True:\n            r: pl.Scalar[pl.INDEX] = pl.yield_(1)\n        else:\n"
                          "            pl.yield_(1, 2)\n")) ==
         "10:13: this branch yields 2 values but the if assigns 1 (r)");
+  // A branch that does not close with a yield leaves the if's names without a value there
+  // (repro_18; it reached the SSA verifier as an internal error).
+  CHECK(parser_error_of(program("        if True:\n            h: pl.Scalar[pl.INDEX] = 1\n        else:\n"
+                         "            r: pl.Scalar[pl.INDEX] = pl.yield_(2)\n")) ==
+        "8:13: this if assigns (r) with pl.yield_, but its if branch does not end with a pl.yield_ of them, so "
+        "they would have no value when it runs; end both branches with pl.yield_(...) of 1 value(s)");
+  CHECK(parser_error_of(program("        if True:\n            r: pl.Scalar[pl.INDEX] = pl.yield_(1)\n        else:\n"
+                         "            h: pl.Scalar[pl.INDEX] = 2\n"))
+            .find("but its else branch does not end with a pl.yield_ of them") != std::string::npos);
   CHECK(parser_error_of(program("        for i in pl.range(2):\n            a, a = pl.yield_(1, 2)\n")) ==
         "8:16: 'a' is assigned twice by one pl.yield_");
   CHECK(parser_error_of(program("        for i, (a,) in pl.range(2, init_values=(0,)):\n            r: pl.Scalar[pl.INDEX] = "

@@ -29,6 +29,8 @@ class CanonicalizeContext {
         extract_(&row("tile.extract")),
         multiples_(analysis.scalar_defs) {}
 
+  [[nodiscard]] const SliceAnalysis& analysis() const noexcept { return *analysis_; }
+
   // The canonical slice `operand` names, or null.
   [[nodiscard]] const Slice* slice_of(const ir::Expr& operand) const noexcept {
     return analysis_->slice_of(operand);

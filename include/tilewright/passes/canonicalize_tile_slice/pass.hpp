@@ -13,6 +13,10 @@
 //   * a matmul accumulator that is a window L0C cannot hold compactly is rejected (CT-19…CT-24).
 // Phases per function: the read-only analysis (which raises that one error before anything
 // is rewritten), the rule walk, the dead-slice sweep.
+#include <optional>
+#include <string>
+#include <utility>
+
 #include "tilewright/pass/pass.hpp"
 #include "tilewright/passes/canonicalize_tile_slice/dead_slices.hpp"
 #include "tilewright/passes/canonicalize_tile_slice/walker.hpp"
@@ -40,7 +44,16 @@ struct CanonicalizeTileSlice : pass::FunctionPass<CanonicalizeTileSlice> {
     if (analysis.slices.empty()) return f;
     canonicalize::CanonicalizeContext context(analysis, registry);
     canonicalize::CanonicalizeWalker walker(canonicalize::canonicalize_rules, context, &registry);
-    ir::Stmt body = canonicalize::drop_dead_slices(walker.run(f->body), analysis);
+    ir::Stmt rewritten = walker.run(f->body);
+    std::optional<canonicalize::SliceReads> reads = walker.take_reads();
+    if (!reads) reads = canonicalize::count_slice_reads(rewritten, analysis);
+#ifndef NDEBUG
+    // Debug builds (every test) recount the result: the walk's count must agree.
+    if (!canonicalize::same_reads(*reads, canonicalize::count_slice_reads(rewritten, analysis)))
+      ir::throw_internal_error(std::string(info.name),
+                               "the slice reads counted during the rewrite differ from a recount of its result");
+#endif
+    ir::Stmt body = canonicalize::drop_dead_slices(rewritten, analysis, std::move(*reads));
     walker.report(ctx.stats, info.name);
     ctx.stats.add(info.name, "copy-unaligned-loop-init: applied", context.loop_inits_copied);
     if (body == f->body) return f;

@@ -49,13 +49,16 @@ class Materializer : public ir::TypeMappingMutator<Materializer> {
     return t;
   }
 
-  ir::Expr mutate_expr(const ir::Expr& e) {
+  // The span of what is being walked, noted on the way down (the walk's entry for every
+  // child), for the diagnostic raised in map_type.
+  using TypeMappingMutator::changed_child;
+  ir::Expr changed_child(const ir::Expr& e) {
     if (e) at(e->span);
-    return TypeMappingMutator::mutate_expr(e);
+    return TypeMappingMutator::changed_child(e);
   }
-  ir::Stmt mutate_stmt(const ir::Stmt& s) {
+  ir::Stmt changed_child(const ir::Stmt& s) {
     if (s) at(s->span);
-    return TypeMappingMutator::mutate_stmt(s);
+    return TypeMappingMutator::changed_child(s);
   }
 
  private:

@@ -139,6 +139,19 @@ inline void Parser::parse_if(std::vector<Stmt>& out) {
                           " with pl.yield_ but has no else branch, so they would have no value when the "
                           "condition is false; add an else branch that yields them too");
   if (named) {
+    // Each branch gives the names their value there: a branch without a closing yield would
+    // leave them unset when it runs.
+    auto check_ends_in_yield = [&](const YieldCtx& c, const std::vector<Stmt>& body, std::string_view branch) {
+      for (const auto& r : c.recs)
+        if (r.closing) return;
+      const Span at = body.empty() || !body.back() ? s : body.back()->span;
+      fail(at, "this if assigns " + target_list(named->names) + " with pl.yield_, but its " +
+                   std::string(branch) + " does not end with a pl.yield_ of them, so they would have no "
+                   "value when it runs; end both branches with pl.yield_(...) of " +
+                   std::to_string(named->names.size()) + " value(s)");
+    };
+    check_ends_in_yield(then_ctx, then_body, "if branch");
+    check_ends_in_yield(else_ctx, ir::body_stmts(else_body), "else branch");
     for (const YieldCtx* c : {&then_ctx, &else_ctx})
       for (const auto& r : c->recs)
         if (r.closing && r.values.size() != named->names.size())

@@ -3,7 +3,9 @@
 // escapes and dead slices. The accumulator check (CT-19…CT-24) has its own file, the seed's
 // examples typed as the seed writes them another; the golden corpus (tests/golden, 68 cases)
 // adds the printed forms upstream agrees on.
+#include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <doctest/doctest.h>
@@ -524,6 +526,51 @@ TEST_CASE(
        {"a:",
         "a: pl.Tile[[16, 128], pl.BF16, pl.Mem.Left, pl.TileView(blayout=pl.TileLayout.row_major)] "
         "= pl.tile.extract(n, 8, 0, [16, 128], target_memory=pl.Mem.Left)"}});
+}
+
+TEST_CASE("CT-18, issue 13: the rule walk counts the slice reads of what it produces, as a recount would") {
+  // The dead-slice sweep reads these counts instead of walking the rewritten body again. A
+  // chain folded into an extract (s2 no longer read; s1 still read by s2, until s2 dies) and
+  // a loop initializer redirected to a copy (s no longer read).
+  auto p = parse(program_text(incore + R"(    def kernel(x: pl.Tensor[[64, 128], pl.BF16], y: pl.Tensor[[16, 16], pl.FP32], out: pl.Out[pl.Tensor[[16, 128], pl.BF16]], out_b: pl.Out[pl.Tensor[[16, 1], pl.FP32]]) -> tuple[pl.Tensor[[16, 128], pl.BF16], pl.Tensor[[16, 1], pl.FP32]]:
+        lm: pl.Tile[[64, 128], pl.BF16, pl.Mem.Mat] = pl.tile.load(x, [0, 0], [64, 128], [64, 128], target_memory=pl.Mem.Mat)
+        s1: pl.Tile[[48, 128], pl.BF16, pl.Mem.Mat] = pl.tile.slice(lm, [48, 128], [16, 0])
+        s2: pl.Tile[[16, 128], pl.BF16, pl.Mem.Mat] = pl.tile.slice(s1, [16, 128], [8, 0])
+        a: pl.Tile[[16, 128], pl.BF16, pl.Mem.Left, pl.TileView(blayout=pl.TileLayout.row_major)] = pl.tile.extract(s2, 0, 0, [16, 128], target_memory=pl.Mem.Left)
+        av: pl.Tile[[16, 128], pl.BF16, pl.Mem.Vec] = pl.tile.move(a, target_memory=pl.Mem.Vec)
+        o1: pl.Tensor[[16, 128], pl.BF16] = pl.tile.store(av, [0, 0], out)
+        t: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(y, [0, 0], [16, 16], [16, 16], target_memory=pl.Mem.Vec)
+        s: pl.Tile[[16, 1], pl.FP32, pl.Mem.Vec] = pl.tile.slice(t, [16, 1], [0, 2])
+        for i, (c,) in pl.range(2, init_values=(s,)):
+            c2: pl.Tile[[16, 1], pl.FP32, pl.Mem.Vec] = pl.tile.add(c, c)
+            c_rv: pl.Tile[[16, 1], pl.FP32, pl.Mem.Vec] = pl.yield_(c2)
+        o2: pl.Tensor[[16, 1], pl.FP32] = pl.tile.store(c_rv, [0, 0], out_b)
+        return o1, o2
+)"));
+  const ir::Stmt& body = p->functions[0]->body;
+  const ops::Registry& registry = ops::builtin_registry();
+  auto analysis = passes::canonicalize::analyze_slices(body, registry);
+  passes::canonicalize::CanonicalizeContext context(analysis, registry);
+  passes::canonicalize::CanonicalizeWalker walker(passes::canonicalize::canonicalize_rules, context, &registry);
+  ir::Stmt rewritten = walker.run(body);
+  REQUIRE(rewritten != body);
+  auto counted = walker.take_reads();
+  REQUIRE(counted.has_value());
+  CHECK(passes::canonicalize::same_reads(*counted, passes::canonicalize::count_slice_reads(rewritten, analysis)));
+  auto uses_of = [&](std::string_view name) -> std::int64_t {
+    for (const auto& [var, slice] : analysis.slices)
+      if (ir::name_hint(slice.var) == name) return counted->uses.find(var)->second;
+    FAIL("no slice " << name);
+    return -1;
+  };
+  CHECK(uses_of("s1") == 1);
+  CHECK(uses_of("s2") == 0);
+  CHECK(uses_of("s") == 0);
+  CHECK(counted->listed.size() == 3);
+  // And a recount that differs is told apart.
+  auto off = *counted;
+  ++off.uses.begin()->second;
+  CHECK_FALSE(passes::canonicalize::same_reads(off, *counted));
 }
 
 TEST_CASE("CT-01: through the CLI's pipeline with verification, the result keeps every property") {
