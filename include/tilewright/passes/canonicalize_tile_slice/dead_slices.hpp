@@ -5,8 +5,9 @@
 // slice only frees that source when it goes itself. Visiting the slices from last to first
 // settles such chains in one pass over them: a dead slice returns its read of its source
 // before the source is looked at. One count of the uses (taken by the rule walk as it goes),
-// one rebuild of the statement lists — no repeated sweeps. A slice something still reads (a consumer this pass leaves alone, such
-// as tile.move of a Mat slice) stays, and so do non-canonical slices: they were never ours.
+// one rebuild of the statement lists — no repeated sweeps. A slice something still reads (a
+// consumer this pass leaves alone, such as tile.move of a Mat slice) stays, and so do
+// non-canonical slices: they were never ours.
 #include <cstdint>
 #include <vector>
 
@@ -163,10 +164,6 @@ inline ir::Stmt drop_dead_slices(const ir::Stmt& body, const SliceAnalysis& anal
   if (dead.empty()) return body;
   dead_detail::DeadSliceDropper dropper(dead);
   return dropper.mutate_stmt(body);
-}
-
-inline ir::Stmt drop_dead_slices(const ir::Stmt& body, const SliceAnalysis& analysis) {
-  return drop_dead_slices(body, analysis, count_slice_reads(body, analysis));
 }
 
 }  // namespace tilewright::passes::canonicalize
