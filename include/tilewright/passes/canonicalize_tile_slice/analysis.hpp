@@ -1,11 +1,14 @@
 #pragma once
-// CanonicalizeTileSlice, phase 1 (CT-02): one read-only sweep in program order that
+// CanonicalizeTileSlice's analysis (CT-02): read-only, in program order, it
 //
 //   * records every canonical slice, peeled to its base tile (CT-04…CT-07);
 //   * keeps the scalar SSA definitions the alignment proof follows (CT-14), and reads Vars
 //     bound to a literal (directly or through plain aliases) as that literal (CT-06);
-//   * checks every accumulator destination (CT-19…CT-24) and throws before anything is
-//     rewritten, so a failing pass leaves nothing half done.
+//   * checks every accumulator destination (CT-19…CT-24) and throws, so a failing pass
+//     returns nothing (its input is never modified).
+// The pass runs it inside its rule walk, statement by statement (Collector::enter/leave): a
+// statement's facts depend only on the statements before it, so the program is read once.
+// analyze_slices runs it on its own over a body.
 //
 // For the accumulator check the sweep tracks which window every Var *names*, not only slice
 // results: the destination is usually a loop carry of a hoisted slice, an alias, or the result
@@ -27,7 +30,7 @@ namespace tilewright::passes::canonicalize {
 struct SliceAnalysis {
   ByVar<Slice> slices;                     // canonical slices by result Var
   std::vector<const ir::ExprNode*> order;  // their Vars in program order (a chain after its source)
-  ByVar<ir::Expr> scalar_defs;             // scalar Var → its defining value (CT-14)
+  ByVar<ir::Expr> scalar_defs;             // scalar Var → its defining value, unless a call (CT-14)
 
   [[nodiscard]] const Slice* slice_of(const ir::Expr& operand) const noexcept {
     return find_by_var(slices, operand);
@@ -109,44 +112,60 @@ inline bool runs_at_least_twice(const ir::For& f) {
 
 class Collector {
  public:
-  explicit Collector(const ops::Registry& registry)
-      : relations_(registry), slice_op_(ir::intern_op("tile.slice")) {}
+  // Records into `out`, which must outlive the sweep.
+  Collector(const ops::Registry& registry, SliceAnalysis& out)
+      : relations_(registry), slice_op_(ir::intern_op("tile.slice")), result_(&out) {}
 
+  // The whole sweep, over a tree.
   void visit(const ir::Stmt& s) {
     if (!s) return;
+    enter(s);
     ir::dispatch(s->v, ir::overloaded{
                            [&](const ir::Seq& seq) {
                              for (const auto& child : seq.stmts) visit(child);
                            },
-                           [&](const ir::Assign& a) { assign(a, s->span); },
-                           [&](const ir::Eval& e) { accumulator_use(e.expr); },
-                           [&](const ir::For& f) {
-                             enter_loop(f.iter_args);
-                             visit(f.body);
-                             exit_loop(f.iter_args, f.body, f.return_vars, runs_at_least_twice(f));
-                           },
-                           // A while trip count is never proven, so only its exit edge binds.
-                           [&](const ir::While& w) {
-                             enter_loop(w.iter_args);
-                             visit(w.body);
-                             exit_loop(w.iter_args, w.body, w.return_vars, false);
-                           },
+                           [&](const ir::For& f) { visit(f.body); },
+                           [&](const ir::While& w) { visit(w.body); },
                            [&](const ir::If& i) {
                              visit(i.then_body);
                              visit(i.else_body);
-                             merge_branches(i);
                            },
                            [&](const ir::Scope& sc) { visit(sc.body); },
-                           [](const auto&) {},  // yield, return, break, continue: nothing to record
+                           [](const auto&) {},
                        });
+    leave(s);
   }
 
-  SliceAnalysis take() { return std::move(result_); }
+  // The same sweep one statement at a time, for a walk that visits the statements itself, in
+  // the order `visit` does (the rule walk): `enter` a statement before the statements nested
+  // in it, `leave` it after them.
+  void enter(const ir::Stmt& s) {
+    if (!s) return;
+    if (auto* a = ir::as<ir::Assign>(s)) assign(*a, s->span);
+    else if (auto* e = ir::as<ir::Eval>(s)) accumulator_use(e->expr);
+    else if (auto* f = ir::as<ir::For>(s)) enter_loop(f->iter_args);
+    else if (auto* w = ir::as<ir::While>(s)) enter_loop(w->iter_args);
+    // yield, return, break, continue: nothing to record
+  }
+  void leave(const ir::Stmt& s) {
+    if (!s) return;
+    if (auto* f = ir::as<ir::For>(s)) {
+      exit_loop(f->iter_args, f->body, f->return_vars, runs_at_least_twice(*f));
+    } else if (auto* w = ir::as<ir::While>(s)) {
+      // A while trip count is never proven, so only its exit edge binds.
+      exit_loop(w->iter_args, w->body, w->return_vars, false);
+    } else if (auto* i = ir::as<ir::If>(s)) {
+      merge_branches(*i);
+    }
+  }
 
  private:
   void assign(const ir::Assign& a, const ir::Span& span) {
     const ir::Expr& var = a.var;
-    if (ir::as<ir::ScalarType>(var->type)) result_.scalar_defs.emplace(var.get(), a.value);
+    // Only what the alignment proof can read through (a constant, an alias, + − ×): the
+    // value's kind is at hand, the Var's type would be one more node to read per statement.
+    if (!ir::as<ir::Call>(a.value) && ir::as<ir::ScalarType>(var->type))
+      result_->scalar_defs.emplace(var.get(), a.value);
     if (ir::as<ir::ConstInt>(a.value)) {
       constants_.emplace(var.get(), a.value);
     } else if (const ir::Expr* c = find_by_var(constants_, a.value)) {
@@ -158,14 +177,13 @@ class Collector {
     } else {
       inherit_window(var, a.value);
     }
-    auto canonical = ir::tile_type(var)
-                         ? parse_slice_window(a.value, span, slice_op_, SliceForm::canonical,
-                                              result_.slices, constants_)
-                         : std::nullopt;
+    auto canonical = parse_slice_window(a.value, span, slice_op_, SliceForm::canonical,
+                                        result_->slices, constants_);
+    if (canonical && !ir::tile_type(var)) canonical.reset();
     if (canonical) {
       std::optional<Window> physical = physical_window(var, *canonical);
-      result_.slices.emplace(var.get(), Slice{var, std::move(*canonical), std::move(physical)});
-      result_.order.push_back(var.get());
+      result_->slices.emplace(var.get(), Slice{var, std::move(*canonical), std::move(physical)});
+      result_->order.push_back(var.get());
     } else {
       accumulator_use(a.value);
     }
@@ -301,7 +319,7 @@ class Collector {
 
   StorageRelations relations_;
   ir::OpId slice_op_;
-  SliceAnalysis result_;
+  SliceAnalysis* result_;
   ByVar<Window> windows_;                 // every Var that names a window (CT-23)
   ByVar<ir::Expr> constants_;             // scalar Var → the ConstInt it is bound to (CT-06)
   ByVar<ir::Expr> carried_destinations_;  // loop carry → the first accumulating call writing it
@@ -313,9 +331,10 @@ class Collector {
 // Phase 1 over a function body. Throws the CT-19 user error, spanned at the accumulating
 // call, when a matmul destination is a window L0C cannot hold compactly.
 inline SliceAnalysis analyze_slices(const ir::Stmt& body, const ops::Registry& registry) {
-  analysis_detail::Collector collector(registry);
+  SliceAnalysis out;
+  analysis_detail::Collector collector(registry, out);
   collector.visit(body);
-  return collector.take();
+  return out;
 }
 
 }  // namespace tilewright::passes::canonicalize

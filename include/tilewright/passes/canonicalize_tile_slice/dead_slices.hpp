@@ -5,9 +5,12 @@
 // slice only frees that source when it goes itself. Visiting the slices from last to first
 // settles such chains in one pass over them: a dead slice returns its read of its source
 // before the source is looked at. One count of the uses (taken by the rule walk as it goes),
-// one rebuild of the statement lists — no repeated sweeps. A slice something still reads (a
+// one rebuild of the statement lists that define a dead slice and of the statements holding
+// them — no repeated sweeps, and no statement read again to find them (the count notes where
+// each slice is defined, and which statements hold such lists). A slice something still reads (a
 // consumer this pass leaves alone, such as tile.move of a Mat slice) stays, and so do
 // non-canonical slices: they were never ours.
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -19,16 +22,21 @@ namespace tilewright::passes::canonicalize {
 
 namespace dead_detail {
 
-// Rebuilds statement lists without the dead definitions; expressions are not entered.
+using StmtSet = ir::PointerMap<const ir::StmtNode*, bool>;
+
+// Rebuilds the statement lists holding dead definitions, and what holds those lists;
+// expressions are not entered, and no other statement is rebuilt or even read.
 class DeadSliceDropper : public ir::Mutator<DeadSliceDropper> {
  public:
-  explicit DeadSliceDropper(const VarSet& dead) : dead_(&dead) {}
+  DeadSliceDropper(const StmtSet& dead, const StmtSet& holders) : dead_(&dead), holders_(&holders) {}
 
-  ir::Expr mutate_expr(const ir::Expr& e) { return e; }
-  // Only statement lists change, so a statement without nested statements is not rebuilt.
-  ir::Stmt mutate_stmt(const ir::Stmt& s) {
-    if (!s || is_leaf_stmt(s)) return s;
-    return ir::Mutator<DeadSliceDropper>::mutate_stmt(s);
+  // Through changed_child, the walk's own protocol: what stays is answered with a null, so
+  // the statements passed over are not even reference-counted (that too would read them).
+  ir::Expr changed_child(const ir::Expr&) { return nullptr; }
+  ir::Type changed_child(const ir::Type&) { return nullptr; }
+  ir::Stmt changed_child(const ir::Stmt& s) {
+    if (!s || !holders_->contains(s.get())) return nullptr;
+    return ir::Mutator<DeadSliceDropper>::changed_child(s);
   }
 
   ir::Stmt rewrite_stmt(const ir::Stmt& rebuilt, const ir::Stmt& /*original*/) {
@@ -37,18 +45,14 @@ class DeadSliceDropper : public ir::Mutator<DeadSliceDropper> {
     std::vector<ir::Stmt> kept;
     kept.reserve(seq->stmts.size());
     for (const auto& s : seq->stmts)
-      if (!is_dead(s)) kept.push_back(s);
+      if (!dead_->contains(s.get())) kept.push_back(s);
     if (kept.size() == seq->stmts.size()) return rebuilt;
-    return ir::make_seq(std::move(kept), rebuilt->span);
-  }
-
-  [[nodiscard]] bool is_dead(const ir::Stmt& s) const {
-    auto* a = ir::as<ir::Assign>(s);
-    return a && dead_->contains(a->var.get());
+    return ir::make_stmt(ir::Seq{std::move(kept)}, rebuilt->span);  // as flat as it was
   }
 
  private:
-  const VarSet* dead_;
+  const StmtSet* dead_;
+  const StmtSet* holders_;
 };
 
 }  // namespace dead_detail
@@ -58,9 +62,14 @@ class DeadSliceDropper : public ir::Mutator<DeadSliceDropper> {
 // decides anything here. Also the slices still defined in a statement list (only those can be
 // taken out of one), each with the operand it reads *now*: a loop initializer's redirection
 // (CT-17a) may have changed it, and a dying slice hands back the read it really makes.
+// With each listed slice, the statement defining it, and the statements that hold a list
+// defining a slice, at any depth (the statement lists themselves included): what the sweep
+// rebuilds, found without reading any other statement.
 struct SliceReads {
   ByVar<std::uint32_t> uses;
   ByVar<const ir::ExprNode*> listed;
+  ByVar<const ir::StmtNode*> defined_at;
+  dead_detail::StmtSet holders;
 };
 
 // Counts statement by statement, so that the rule walk can count what it produces while the
@@ -70,10 +79,13 @@ struct SliceReads {
 // defines.
 class SliceReadCounter {
  public:
+  // Counts the reads of the slices `analysis` holds now, and of those `track`ed later (a walk
+  // that runs the analysis as it goes tracks each slice at its definition, before its reads).
   explicit SliceReadCounter(const SliceAnalysis& analysis) : analysis_(&analysis) {
     reads_.uses.reserve(analysis.slices.size());
-    for (const auto& entry : analysis.slices) reads_.uses.emplace(entry.first, 0);
+    for (const auto& entry : analysis.slices) track(entry.first);
   }
+  void track(const ir::ExprNode* slice) { reads_.uses.emplace(slice, 0); }
 
   void count(const ir::Stmt& s) {
     if (!s || ir::as<ir::Seq>(s)) return;  // a list reads nothing itself
@@ -86,9 +98,16 @@ class SliceReadCounter {
       for (const auto& v : iter_args)
         if (auto* ia = ir::as<ir::IterArg>(v); ia && ir::is_var_like(ia->init)) bump(ia->init, 1);
     };
+    auto read = [&](const ir::Expr& e) {
+      if (ir::is_var_like(e)) bump(e, 1);
+      return true;
+    };
     if (auto* a = ir::as<ir::Assign>(s)) {
-      bump(a->var, minus_one);  // the walk meets the definition as an expression next
-    } else if (auto* f = ir::as<ir::For>(s)) {
+      // Its definition is no read: only the value is walked, and the Var is not even read.
+      ir::walk_expr(a->value, read);
+      return;
+    }
+    if (auto* f = ir::as<ir::For>(s)) {
       bump(f->loop_var, minus_one);
       initializers(f->iter_args);
       definitions(f->iter_args);
@@ -100,22 +119,30 @@ class SliceReadCounter {
     } else if (auto* i = ir::as<ir::If>(s)) {
       definitions(i->return_vars);
     }
-    ir::walk(
-        s, [&](const ir::Stmt& nested) { return nested.get() == s.get(); },
-        [&](const ir::Expr& e) {
-          if (ir::is_var_like(e)) bump(e, 1);
-          return true;
-        });
+    ir::walk(s, [&](const ir::Stmt& nested) { return nested.get() == s.get(); }, read);
   }
 
+  // `s`, a statement list: notes the slices it defines, and that it holds them.
   void list(const ir::Stmt& s) {
     auto* seq = ir::as<ir::Seq>(s);
     if (!seq) return;
-    for (const auto& child : seq->stmts)
-      if (auto* a = ir::as<ir::Assign>(child); a && analysis_->slices.contains(a->var.get()))
-        if (auto* call = ir::as<ir::Call>(a->value); call && !call->args.empty())
-          reads_.listed.emplace(a->var.get(), call->args[0].get());
+    bool any = false;
+    for (const auto& child : seq->stmts) any |= list_child(child);
+    if (any) hold(s);
   }
+  // `child`, a statement of a list: notes it when it defines a slice, and says so.
+  bool list_child(const ir::Stmt& child) {
+    auto* a = ir::as<ir::Assign>(child);
+    if (!a || !analysis_->slices.contains(a->var.get())) return false;
+    auto* call = ir::as<ir::Call>(a->value);
+    if (!call || call->args.empty()) return false;
+    reads_.listed.emplace(a->var.get(), call->args[0].get());
+    reads_.defined_at.emplace(a->var.get(), child.get());
+    return true;
+  }
+  // `s` holds a list that defines a slice (or is one).
+  void hold(const ir::Stmt& s) { reads_.holders.emplace(s.get(), true); }
+  [[nodiscard]] std::size_t holder_count() const noexcept { return reads_.holders.size(); }
 
   [[nodiscard]] SliceReads take() { return std::move(reads_); }
 
@@ -136,33 +163,61 @@ inline bool same_reads(const SliceReads& a, const SliceReads& b) {
       if (auto it = y.find(key); it == y.end() || !(it->second == value)) return false;
     return true;
   };
-  return same(a.uses, b.uses) && same(a.listed, b.listed);
+  // The holders may differ: a list flattened into another was noted on its own as well.
+  return same(a.uses, b.uses) && same(a.listed, b.listed) && same(a.defined_at, b.defined_at);
+}
+
+// Every statement `recount` notes as holding a slice definition, `reads` notes too: the sweep
+// would otherwise pass over a list it must rebuild.
+inline bool holds_all(const SliceReads& reads, const SliceReads& recount) {
+  for (const auto& entry : recount.holders)
+    if (!reads.holders.contains(entry.first)) return false;
+  return true;
 }
 
 // The reads of a whole body, in one read-only walk.
 inline SliceReads count_slice_reads(const ir::Stmt& body, const SliceAnalysis& analysis) {
   SliceReadCounter counter(analysis);
-  ir::for_each_stmt(body, [&](const ir::Stmt& s) {
+  // Post-order, so that a statement is known to hold a list when one below it does; as deep
+  // as the rule walk that made the body.
+  auto count = [&](auto& self, const ir::Stmt& s) -> void {
+    if (!s) return;
+    const std::size_t before = counter.holder_count();
     counter.count(s);
     counter.list(s);
-  });
+    ir::dispatch(s->v, ir::overloaded{
+                           [&](const ir::Seq& seq) {
+                             for (const auto& child : seq.stmts) self(self, child);
+                           },
+                           [&](const ir::For& f) { self(self, f.body); },
+                           [&](const ir::While& w) { self(self, w.body); },
+                           [&](const ir::If& i) {
+                             self(self, i.then_body);
+                             self(self, i.else_body);
+                           },
+                           [&](const ir::Scope& sc) { self(self, sc.body); },
+                           [](const auto&) {},
+                       });
+    if (counter.holder_count() != before) counter.hold(s);
+  };
+  count(count, body);
   return counter.take();
 }
 
 // `reads`: what `body` reads, as count_slice_reads would count it.
 inline ir::Stmt drop_dead_slices(const ir::Stmt& body, const SliceAnalysis& analysis, SliceReads reads) {
-  auto& [uses, listed] = reads;
-  VarSet dead;
+  auto& [uses, listed, defined_at, holders] = reads;
+  dead_detail::StmtSet dead;
   for (auto it = analysis.order.rbegin(); it != analysis.order.rend(); ++it) {
     auto slice = listed.find(*it);
     if (slice == listed.end()) continue;
     if (auto count = uses.find(*it); count != uses.end() && count->second != 0) continue;
-    dead.insert(*it);
+    dead.emplace(defined_at.find(*it)->second, true);
     if (auto source = uses.find(slice->second); source != uses.end() && source->second > 0)
       --source->second;
   }
   if (dead.empty()) return body;
-  dead_detail::DeadSliceDropper dropper(dead);
+  dead_detail::DeadSliceDropper dropper(dead, holders);
   return dropper.mutate_stmt(body);
 }
 

@@ -7,8 +7,11 @@
 // be substituted through the body a second time.
 //   s = slice(t, [16, 1], [0, 7]);  for i, (acc,) in pl.range(3, init_values=(s,)): …
 //   → s_textract = extract(t, 0, 7, [16, 1], target_memory=Vec);  for … init_values=(s_textract,) …
-// The walker also counts the slice reads of what it produces (SliceReadCounter), statement by
-// statement while each is at hand, for the dead-slice sweep: no second walk of the body.
+// The walker also runs the analysis (analysis.hpp's Collector, statement by statement, each
+// statement before the rules see it) and counts the slice reads of what it produces
+// (SliceReadCounter) while each statement is at hand, for the dead-slice sweep: the body is
+// read once, not once per phase — on a program larger than the caches, each sweep of its
+// own costs as much as the walk's misses.
 #include <cstddef>
 #include <optional>
 #include <utility>
@@ -23,9 +26,16 @@ namespace tilewright::passes::canonicalize {
 class CanonicalizeWalker
     : public rewrite::RuleWalker<CanonicalizeWalker, CanonicalizeRules, CanonicalizeContext> {
  public:
-  CanonicalizeWalker(CanonicalizeRules rules, CanonicalizeContext& context,
-                     const ops::Registry* registry)
-      : RuleWalker(std::move(rules), context, registry), reads_(context.analysis()) {}
+  // The walk also runs the analysis, statement by statement, into `analysis`: the one the
+  // context reads. Each statement is analyzed before the rules see it, and every operand is
+  // defined before the statement reading it, so a rule finds every slice it could be offered
+  // and the program is read once, not once per phase.
+  CanonicalizeWalker(CanonicalizeContext& context, SliceAnalysis& analysis,
+                     const ops::Registry& registry)
+      : RuleWalker(canonicalize_rules, context, &registry),
+        collector_(registry, analysis),
+        analysis_(&analysis),
+        reads_(analysis) {}
 
   // The slice reads of the body the walk produced, as count_slice_reads would count them
   // there; nullopt when a rule made a shape this count does not follow (a replacement with
@@ -37,23 +47,22 @@ class CanonicalizeWalker
 
   ir::Stmt mutate_stmt(const ir::Stmt& s) {
     if (!s) return s;
-    // The generic rebuild copies every node to map its children. Two shapes skip it: a
-    // statement list (its one field, the statements, is walked in place and copied only from
-    // the first that changes), and, while no Var has been substituted or re-minted, a
-    // statement without nested statements (every expression then maps to itself: no rule is
-    // rooted at an expression, and none rebinds a Var — they keep the Var and replace its
-    // value). Both still enter the rewriter's frame and are offered to the rules.
-    // Each statement of the result is counted where it is produced: a list's statements as
-    // they were walked; anything else comes back as itself, or as fresh statements (the
-    // rules' copies) and then it, and is counted here.
-    if (auto* seq = ir::as<ir::Seq>(s)) {
-      ir::Stmt rebuilt;
-      ir::Stmt out = rewrite_rebuilt(s, [&] { return rebuilt = rebuild_seq(s, *seq); });
-      if (out == rebuilt) reads_.list(out);
-      else reads_exact_ = false;
-      return out;
+    collector_.enter(s);
+    const std::size_t known_slices = analysis_->order.size();
+    if (known_slices != tracked_slices_) {  // `s` defined a canonical slice
+      reads_.track(analysis_->order.back());
+      tracked_slices_ = known_slices;
     }
-    return counted(produce(s));
+    const std::size_t holders = reads_.holder_count();
+    ir::Stmt out = rewritten(s);
+    if (reads_.holder_count() != holders) {  // it holds a list defining a slice
+      reads_.hold(out);
+      // `s` came back behind fresh statements (CT-17a's copies, a rule's): it is the last.
+      if (auto* seq = ir::as<ir::Seq>(out); seq && !ir::as<ir::Seq>(s) && !seq->stmts.empty())
+        reads_.hold(seq->stmts.back());
+    }
+    collector_.leave(s);
+    return out;
   }
 
   // A Var whose type or initializer changed is re-minted (Mutator::mutate_definition): from
@@ -73,6 +82,25 @@ class CanonicalizeWalker
   }
 
  private:
+  // What the rules make of `s`. The generic rebuild copies every node to map its children.
+  // Two shapes skip it: a statement list (its one field, the statements, is walked in place
+  // and copied only from the first that changes), and, while no Var has been substituted or re-minted, a
+  // statement without nested statements (every expression then maps to itself: no rule is
+  // rooted at an expression, and none rebinds a Var — they keep the Var and replace its
+  // value). Both still enter the rewriter's frame and are offered to the rules.
+  // Each statement of the result is counted where it is produced: a list's statements as
+  // they were walked (and listed there, while at hand); anything else comes back as itself,
+  // or as fresh statements (the rules' copies) and then it, and is counted here.
+  ir::Stmt rewritten(const ir::Stmt& s) {
+    if (auto* seq = ir::as<ir::Seq>(s)) {
+      ir::Stmt rebuilt;
+      ir::Stmt out = rewrite_rebuilt(s, [&] { return rebuilt = rebuild_seq(s, *seq); });
+      if (out != rebuilt) reads_exact_ = false;
+      return out;
+    }
+    return counted(produce(s));
+  }
+
   // What a statement that is not a list becomes, loop initializer copies (CT-17a) included.
   ir::Stmt produce(const ir::Stmt& s) {
     if (!substituted_ && is_leaf_stmt(s)) return rewrite_rebuilt(s, [&] { return s; });
@@ -129,24 +157,47 @@ class CanonicalizeWalker
   }
 
   // What Mutator::rebuild_stmt makes of a statement list: the same node when no statement
-  // changed, else the rebuilt list, flattened.
+  // changed, else the rebuilt list, flattened as make_seq flattens — here, as each statement
+  // comes back, rather than by reading them all again afterwards. Each slice definition is
+  // listed as it comes back, and the list noted as holding it.
   ir::Stmt rebuild_seq(const ir::Stmt& s, const ir::Seq& seq) {
     std::vector<ir::Stmt> out;
     bool changed = false;
+    bool lists_slice = false;
+    bool flat = true;  // no statement so far is a list make_seq would splice
+    auto splices = [](const ir::Stmt& x) { return ir::as<ir::Seq>(x) && x->comments.lines.empty(); };
+    auto append = [&](ir::Stmt x) {
+      if (!x) return;
+      if (splices(x)) {
+        const auto& inner = ir::as<ir::Seq>(x)->stmts;
+        out.insert(out.end(), inner.begin(), inner.end());
+      } else {
+        out.push_back(std::move(x));
+      }
+    };
     for (std::size_t i = 0; i < seq.stmts.size(); ++i) {
       ir::Stmt next = mutate_stmt(seq.stmts[i]);
+      lists_slice |= reads_.list_child(next);
       if (!changed) {
-        if (next == seq.stmts[i]) continue;
+        if (next == seq.stmts[i]) {
+          flat = flat && !splices(next);
+          continue;
+        }
         changed = true;
         out.reserve(seq.stmts.size());
-        out.assign(seq.stmts.begin(), seq.stmts.begin() + static_cast<std::ptrdiff_t>(i));
+        if (flat) out.assign(seq.stmts.begin(), seq.stmts.begin() + static_cast<std::ptrdiff_t>(i));
+        else for (std::size_t j = 0; j < i; ++j) append(seq.stmts[j]);
       }
-      out.push_back(std::move(next));
+      append(std::move(next));
     }
-    if (!changed) return s;
-    return ir::make_seq(std::move(out), s->span);
+    ir::Stmt result = changed ? ir::make_stmt(ir::Seq{std::move(out)}, s->span) : s;
+    if (lists_slice) reads_.hold(result);
+    return result;
   }
 
+  analysis_detail::Collector collector_;
+  const SliceAnalysis* analysis_;
+  std::size_t tracked_slices_ = 0;  // the analysis's slices the read counter knows
   bool substituted_ = false;  // a Var was substituted or re-minted: leaves take the generic path
   SliceReadCounter reads_;
   bool reads_exact_ = true;

@@ -549,10 +549,11 @@ TEST_CASE("CT-18, issue 13: the rule walk counts the slice reads of what it prod
 )"));
   const ir::Stmt& body = p->functions[0]->body;
   const ops::Registry& registry = ops::builtin_registry();
-  auto analysis = passes::canonicalize::analyze_slices(body, registry);
+  passes::canonicalize::SliceAnalysis analysis;  // the walk runs it
   passes::canonicalize::CanonicalizeContext context(analysis, registry);
-  passes::canonicalize::CanonicalizeWalker walker(passes::canonicalize::canonicalize_rules, context, &registry);
+  passes::canonicalize::CanonicalizeWalker walker(context, analysis, registry);
   ir::Stmt rewritten = walker.run(body);
+  CHECK(analysis.order == passes::canonicalize::analyze_slices(body, registry).order);
   REQUIRE(rewritten != body);
   auto counted = walker.take_reads();
   REQUIRE(counted.has_value());
@@ -571,6 +572,78 @@ TEST_CASE("CT-18, issue 13: the rule walk counts the slice reads of what it prod
   auto off = *counted;
   ++off.uses.begin()->second;
   CHECK_FALSE(passes::canonicalize::same_reads(off, *counted));
+}
+
+TEST_CASE(
+    "CT-18, issue 13: a slice that dies inside a loop is removed from the loop's list; the "
+    "statements around it that hold no dead slice are the same objects") {
+  // The sweep rebuilds only the lists that define a dead slice and the statements holding
+  // them (the walk notes both), and reads no other statement.
+  const std::string before = R"(    def kernel(x: pl.Tensor[[16, 8], pl.FP32], out: pl.Out[pl.Tensor[[16, 1], pl.FP32]]) -> pl.Tensor[[16, 1], pl.FP32]:
+        t: pl.Tile[[16, 8], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [16, 8], [16, 8], target_memory=pl.Mem.Vec)
+        e: pl.Tile[[16, 8], pl.FP32, pl.Mem.Vec] = pl.tile.exp(t)
+        for i, (acc,) in pl.range(2, init_values=(out,)):
+            s: pl.Tile[[16, 1], pl.FP32, pl.Mem.Vec] = pl.tile.slice(t, [16, 1], [0, 1])
+            y: pl.Tile[[16, 1], pl.FP32, pl.Mem.Vec] = pl.tile.muls(s, 2.0)
+            acc2: pl.Tensor[[16, 1], pl.FP32] = pl.tile.store(y, [0, 0], acc)
+            acc_rv: pl.Tensor[[16, 1], pl.FP32] = pl.yield_(acc2)
+        return acc_rv
+)";
+  check_rewrite(before,
+                {{"s:", ""},
+                 {"y:",
+                  "s_textract: pl.Tile[[16, 1], pl.FP32, pl.Mem.Vec] = pl.tile.extract(t, 0, 1, [16, 1], "
+                  "target_memory=pl.Mem.Vec)\n"
+                  "y: pl.Tile[[16, 1], pl.FP32, pl.Mem.Vec] = pl.tile.muls(s_textract, 2.0)"}});
+  auto p = parse(program_text(incore + before));
+  auto q = canonicalize(p);
+  const auto& in = ir::as<ir::Seq>(p->functions[0]->body)->stmts;
+  const auto& out = ir::as<ir::Seq>(q->functions[0]->body)->stmts;
+  REQUIRE(in.size() == 4);
+  REQUIRE(out.size() == 4);
+  CHECK(out[0] == in[0]);
+  CHECK(out[1] == in[1]);
+  CHECK(out[2] != in[2]);  // the loop: its list lost `s`
+  CHECK(out[3] == in[3]);
+  auto* loop = ir::as<ir::For>(out[2]);
+  REQUIRE(loop);
+  const auto& body = ir::as<ir::Seq>(loop->body)->stmts;
+  CHECK(body.size() == 4);  // the copy, y, the store, the yield
+  CHECK(body[2] == ir::as<ir::Seq>(ir::as<ir::For>(in[2])->body)->stmts[2]);
+}
+
+TEST_CASE("CT-18, issue 13: a list nested in a list comes back flattened, as make_seq flattens") {
+  // The parser never nests lists; the C++ builder may (ir::make_stmt(ir::Seq{...})). The
+  // walk flattens as it rebuilds a list, so the result is the one of the flat program.
+  const std::string text = program_text(incore + R"(    def kernel(x: pl.Tensor[[16, 8], pl.FP32], out: pl.Out[pl.Tensor[[16, 1], pl.FP32]]) -> pl.Tensor[[16, 1], pl.FP32]:
+        t: pl.Tile[[16, 8], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [16, 8], [16, 8], target_memory=pl.Mem.Vec)
+        e: pl.Tile[[16, 8], pl.FP32, pl.Mem.Vec] = pl.tile.exp(t)
+        s: pl.Tile[[16, 1], pl.FP32, pl.Mem.Vec] = pl.tile.slice(t, [16, 1], [0, 1])
+        y: pl.Tile[[16, 1], pl.FP32, pl.Mem.Vec] = pl.tile.muls(s, 2.0)
+        out2: pl.Tensor[[16, 1], pl.FP32] = pl.tile.store(y, [0, 0], out)
+        return out2
+)");
+  auto flat = parse(text);
+  const auto& stmts = ir::as<ir::Seq>(flat->functions[0]->body)->stmts;
+  REQUIRE(stmts.size() == 6);
+  // [[t, e], s, y, out2, return] — an unchanged nested list before the first change —
+  // and [t, e, s, [y, out2], return] — a nested list that changes.
+  auto nest = [&](std::size_t from, std::size_t to) {
+    std::vector<ir::Stmt> outer(stmts.begin(), stmts.begin() + static_cast<std::ptrdiff_t>(from));
+    outer.push_back(ir::make_stmt(ir::Seq{std::vector<ir::Stmt>(stmts.begin() + static_cast<std::ptrdiff_t>(from),
+                                                                stmts.begin() + static_cast<std::ptrdiff_t>(to))}));
+    outer.insert(outer.end(), stmts.begin() + static_cast<std::ptrdiff_t>(to), stmts.end());
+    ir::FunctionNode f = *flat->functions[0];
+    f.body = ir::make_stmt(ir::Seq{std::move(outer)});
+    return ir::make_program(flat->name, {ir::make_function(std::move(f))});
+  };
+  const auto expected = canonicalize(flat);
+  for (const auto& nested : {nest(0, 2), nest(3, 5)}) {
+    auto result = canonicalize(nested);
+    auto difference = ir::structural_difference(result, expected);
+    CHECK_MESSAGE(!difference, difference.value_or("") << "\n" << text::print(result));
+    for (const auto& s : ir::as<ir::Seq>(result->functions[0]->body)->stmts) CHECK_FALSE(ir::as<ir::Seq>(s));
+  }
 }
 
 TEST_CASE("CT-01: through the CLI's pipeline with verification, the result keeps every property") {
