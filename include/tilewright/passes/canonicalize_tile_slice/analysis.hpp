@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "tilewright/ir/stmt.hpp"
+#include "tilewright/ir/walk.hpp"
 #include "tilewright/ops/registry.hpp"
 #include "tilewright/passes/canonicalize_tile_slice/acc_window.hpp"
 
@@ -41,6 +42,23 @@ struct SliceAnalysis {
 inline bool is_leaf_stmt(const ir::Stmt& s) noexcept {
   return ir::as<ir::Assign>(s) || ir::as<ir::Eval>(s) || ir::as<ir::Yield>(s) ||
          ir::as<ir::Return>(s) || ir::as<ir::Break>(s) || ir::as<ir::Continue>(s);
+}
+
+// Whether `body` assigns a tile.slice anywhere; stops at the first. A function without one is
+// left alone after this look at its statements, not after a rule walk over it.
+inline bool assigns_a_slice(const ir::Stmt& body) {
+  const ir::OpId slice_op = ir::intern_op("tile.slice");
+  bool found = false;
+  ir::walk(
+      body,
+      [&](const ir::Stmt& s) {
+        if (found) return false;  // the rest is not even read
+        if (auto* a = ir::as<ir::Assign>(s))
+          if (auto* call = ir::as<ir::Call>(a->value); call && call->callee.op == slice_op) found = true;
+        return !found;
+      },
+      [](const ir::Expr&) { return false; });
+  return found;
 }
 
 namespace analysis_detail {

@@ -88,6 +88,9 @@ class SliceReadCounter {
   void track(const ir::ExprNode* slice) { reads_.uses.emplace(slice, 0); }
 
   void count(const ir::Stmt& s) {
+    // A slice is tracked at its definition, before any read of it: while none is, there is
+    // nothing to count (a function without slices is never read here).
+    if (reads_.uses.empty()) return;
     if (!s || ir::as<ir::Seq>(s)) return;  // a list reads nothing itself
     // Unsigned, as in count_uses: a definition's transient -1 wraps and comes back to 0.
     constexpr std::uint32_t minus_one = ~std::uint32_t{0};

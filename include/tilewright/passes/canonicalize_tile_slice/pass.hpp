@@ -39,7 +39,7 @@ struct CanonicalizeTileSlice : pass::FunctionPass<CanonicalizeTileSlice> {
   // CT-01…CT-03: InCore, AIC and AIV functions only; a function without a canonical slice,
   // or where nothing changes, comes back as the same object.
   ir::Function run_function(const ir::Function& f, pass::PassContext& ctx) const {
-    if (!ir::is_incore(f->type) || !f->body) return f;
+    if (!ir::is_incore(f->type) || !f->body || !canonicalize::assigns_a_slice(f->body)) return f;
     const ops::Registry& registry = ctx.registry();
     canonicalize::SliceAnalysis analysis;  // filled by the walk, statement by statement
     canonicalize::CanonicalizeContext context(analysis, registry);

@@ -612,6 +612,24 @@ TEST_CASE(
   CHECK(body[2] == ir::as<ir::Seq>(ir::as<ir::For>(in[2])->body)->stmts[2]);
 }
 
+TEST_CASE("CT-02, issue 13: the look that leaves a function without slices alone finds one at any depth") {
+  auto body_of = [](const std::string& function) { return parse(program_text(incore + function))->functions[0]->body; };
+  const std::string head =
+      "    def kernel(x: pl.Tensor[[16, 8], pl.FP32], out: pl.Out[pl.Tensor[[16, 8], pl.FP32]]) -> pl.Tensor[[16, 8], pl.FP32]:\n"
+      "        t: pl.Tile[[16, 8], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [16, 8], [16, 8], target_memory=pl.Mem.Vec)\n";
+  CHECK_FALSE(passes::canonicalize::assigns_a_slice(body_of(head + R"(        for i in pl.range(2):
+            e: pl.Tile[[16, 8], pl.FP32, pl.Mem.Vec] = pl.tile.exp(t)
+        o: pl.Tensor[[16, 8], pl.FP32] = pl.tile.store(t, [0, 0], out)
+        return o
+)")));
+  CHECK(passes::canonicalize::assigns_a_slice(body_of(head + R"(        for i in pl.range(2):
+            if i < 1:
+                s: pl.Tile[[16, 1], pl.FP32, pl.Mem.Vec] = pl.tile.slice(t, [16, 1], [0, 1], [16, 1])
+        o: pl.Tensor[[16, 8], pl.FP32] = pl.tile.store(t, [0, 0], out)
+        return o
+)")));
+}
+
 TEST_CASE("CT-18, issue 13: a list nested in a list comes back flattened, as make_seq flattens") {
   // The parser never nests lists; the C++ builder may (ir::make_stmt(ir::Seq{...})). The
   // walk flattens as it rebuilds a list, so the result is the one of the flat program.
