@@ -607,6 +607,13 @@ TEST_CASE("parser: regressions found by the parse/print fuzzer") {
   CHECK(parser_error_of(program("        if True:\n            r: pl.Scalar[pl.INDEX] = pl.yield_(1)\n        else:\n"
                          "            h: pl.Scalar[pl.INDEX] = 2\n"))
             .find("but its else branch does not end with a pl.yield_ of them") != std::string::npos);
+  // A loop carrying values whose body has no closing yield: its results would be names
+  // nothing assigns (repro_19; it reached the SSA verifier as an internal error).
+  CHECK(parser_error_of(program("        for (k,) in pl.while_(init_values=(0,)):\n            pl.cond(k > 10)\n")) ==
+        "7:9: a loop carrying values must end its body with a pl.yield_ of the next values: add k_out = "
+        "pl.yield_(...) as its last statement, one value per init_values entry");
+  CHECK(parser_error_of(program("        for i, (a, b) in pl.range(2, init_values=(0, 1)):\n            c = a\n"))
+            .find("add a_out, b_out = pl.yield_(...) as its last statement") != std::string::npos);
   CHECK(parser_error_of(program("        for i in pl.range(2):\n            a, a = pl.yield_(1, 2)\n")) ==
         "8:16: 'a' is assigned twice by one pl.yield_");
   CHECK(parser_error_of(program("        for i, (a,) in pl.range(2, init_values=(0,)):\n            r: pl.Scalar[pl.INDEX] = "

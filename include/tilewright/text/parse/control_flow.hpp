@@ -3,6 +3,7 @@
 // forms, with-scopes, and the yields that name their return vars. A yield-assignment
 // (`r: T = pl.yield_(v)`) records its names on a stack of contexts; the construct creates the
 // return Vars once its body is complete.
+#include <algorithm>
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -225,7 +226,18 @@ inline std::vector<Expr> Parser::make_iter_args(const std::vector<Target>& names
 }
 
 inline std::vector<Expr> Parser::loop_return_vars(const YieldCtx& c,
-                                                  const std::vector<Expr>& iter_args) {
+                                                  const std::vector<Expr>& iter_args,
+                                                  const Span& loop) {
+  // A carried value reaches the next trip and the results only through the closing yield;
+  // without one the loop's results would be names nothing assigns.
+  if (!iter_args.empty() &&
+      std::none_of(c.recs.begin(), c.recs.end(), [](const YieldRec& r) { return r.closing; })) {
+    std::string targets;
+    for (std::size_t i = 0; i < iter_args.size(); ++i)
+      targets += (i ? ", " : "") + std::string(ir::name_hint(iter_args[i])) + "_out";
+    fail(loop, "a loop carrying values must end its body with a pl.yield_ of the next values: add " +
+                   targets + " = pl.yield_(...) as its last statement, one value per init_values entry");
+  }
   const YieldRec* named = nullptr;
   for (const auto& r : c.recs) {
     if (r.values.size() != iter_args.size())
@@ -336,7 +348,7 @@ inline void Parser::parse_for(std::vector<Stmt>& out) {
   YieldCtx ctx = std::move(yields_.back());
   yields_.pop_back();
   check_closing_yields(ctx, body, "a for body");
-  std::vector<Expr> rvs = loop_return_vars(ctx, ias);
+  std::vector<Expr> rvs = loop_return_vars(ctx, ias, s);
   out.push_back(ir::make_stmt(ir::For{lv, start, stop, step, ias, ir::make_seq(std::move(body), s),
                                       std::move(rvs), *fk, std::move(attrs)},
                               s));
@@ -377,7 +389,7 @@ inline void Parser::parse_while_loop(const Target& tgt, const Span& s, std::vect
   YieldCtx ctx = std::move(yields_.back());
   yields_.pop_back();
   check_closing_yields(ctx, body, "a pl.while_ body");
-  std::vector<Expr> rvs = loop_return_vars(ctx, ias);
+  std::vector<Expr> rvs = loop_return_vars(ctx, ias, s);
   out.push_back(
       ir::make_stmt(ir::While{ias, cond, ir::make_seq(std::move(body), s), std::move(rvs)}, s));
 }
@@ -392,7 +404,7 @@ inline void Parser::parse_while(std::vector<Stmt>& out) {
   YieldCtx ctx = std::move(yields_.back());
   yields_.pop_back();
   check_closing_yields(ctx, body, "a while body");
-  loop_return_vars(ctx, {});
+  loop_return_vars(ctx, {}, s);
   out.push_back(ir::make_stmt(ir::While{{}, cond, ir::make_seq(std::move(body), s), {}}, s));
 }
 

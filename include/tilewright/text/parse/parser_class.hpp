@@ -202,7 +202,8 @@ class Parser : TokenCursor {
   std::vector<Expr> init_values(const PVal* v);
   std::vector<Expr> make_iter_args(const std::vector<Target>& names, const std::vector<Expr>& inits,
                                    const Span& s);
-  std::vector<Expr> loop_return_vars(const YieldCtx& c, const std::vector<Expr>& iter_args);
+  std::vector<Expr> loop_return_vars(const YieldCtx& c, const std::vector<Expr>& iter_args,
+                                     const Span& loop);
   void parse_for(std::vector<Stmt>& out);
   void parse_while_loop(const Target& tgt, const Span& s, std::vector<Stmt>& out);
   void parse_while(std::vector<Stmt>& out);
