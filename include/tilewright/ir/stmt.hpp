@@ -69,16 +69,24 @@ inline Stmt make_stmt(StmtNode::Variant v, Span span = {}, Comments comments = {
 }
 
 // Statement lists are flattened one level so that nested blocks never hide statements
-// from a linear walk, and a one-statement list is the statement itself.
+// from a linear walk: a list without comments of its own is spliced into the list holding it.
+inline bool splices_into_list(const Stmt& s) noexcept { return as<Seq>(s) && s->comments.lines.empty(); }
+
+// Appends `s` to the statements of a list as make_seq places it: spliced when it is a list
+// without comments, skipped when null.
+inline void append_flattened(std::vector<Stmt>& out, Stmt s) {
+  if (splices_into_list(s)) {
+    const auto& inner = as<Seq>(s)->stmts;
+    out.insert(out.end(), inner.begin(), inner.end());
+  } else if (s) {
+    out.push_back(std::move(s));
+  }
+}
+
 inline Stmt make_seq(std::vector<Stmt> stmts, Span span = {}) {
   std::vector<Stmt> flat;
   flat.reserve(stmts.size());
-  for (auto& s : stmts) {
-    if (auto* seq = as<Seq>(s); seq && s->comments.lines.empty())
-      flat.insert(flat.end(), seq->stmts.begin(), seq->stmts.end());
-    else if (s)
-      flat.push_back(std::move(s));
-  }
+  for (auto& s : stmts) append_flattened(flat, std::move(s));
   return make_stmt(Seq{std::move(flat)}, std::move(span));
 }
 

@@ -62,6 +62,21 @@ void walk_expr(const Expr& root, OnExpr&& on_expr) {
   w.expr(root);
 }
 
+// Calls f(child) for each statement directly nested in `s`: a list's statements, a loop's
+// body, both branches of an if (a missing else is null), a scope's body — in field order.
+template <class F>
+void for_each_nested_stmt(const Stmt& s, F&& f) {
+  if (!s) return;
+  dispatch(s->v, [&](const auto& node) {
+    detail::for_each_field(node, [&](const char*, const auto& field) {
+      using T = std::decay_t<decltype(field)>;
+      if constexpr (std::is_same_v<T, Stmt>) f(field);
+      else if constexpr (std::is_same_v<T, std::vector<Stmt>>)
+        for (const auto& child : field) f(child);
+    });
+  });
+}
+
 template <class OnStmt>
 void for_each_stmt(const Stmt& root, OnStmt&& on_stmt) {
   auto no_expr = [](const Expr&) { return false; };

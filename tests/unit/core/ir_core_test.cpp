@@ -5,6 +5,7 @@
 #include "tilewright/ir/mutate.hpp"
 #include "tilewright/ir/structural_equal.hpp"
 #include "tilewright/ir/type_intern.hpp"
+#include "tilewright/ir/walk.hpp"
 #include "ir_test_util.hpp"
 
 using namespace tilewright::ir;
@@ -153,6 +154,36 @@ TEST_CASE("structural equality: a difference in an enum field names both members
   auto diff = structural_difference(tile(DataType::FP16), tile(DataType::FP32));
   REQUIRE(diff);
   CHECK(diff->find("dtype / FP16 vs FP32") != std::string::npos);
+}
+
+TEST_CASE("make_seq splices a list without comments, keeps one with comments, drops nulls; for_each_nested_stmt") {
+  Expr x = make_var("x", scalar_type(DataType::INDEX));
+  Stmt a = make_stmt(Assign{x, make_int(1)});
+  Stmt b = make_stmt(Return{{x}});
+  Stmt plain = make_stmt(Seq{{a, b}});
+  Stmt commented = make_stmt(Seq{{a}}, {}, Comments{{"# kept"}});
+  Stmt list = make_seq({plain, nullptr, commented, b});
+  const auto& stmts = as<Seq>(list)->stmts;
+  REQUIRE(stmts.size() == 4);
+  CHECK(stmts[0] == a);
+  CHECK(stmts[1] == b);
+  CHECK(stmts[2] == commented);
+  CHECK(stmts[3] == b);
+  CHECK(splices_into_list(plain));
+  CHECK_FALSE(splices_into_list(commented));
+  CHECK_FALSE(splices_into_list(a));
+  // The statements directly nested: a list's, a loop's body, both branches (a missing else
+  // is null), none of a leaf.
+  std::vector<Stmt> seen;
+  auto note = [&](const Stmt& s) { seen.push_back(s); };
+  for_each_nested_stmt(list, note);
+  CHECK(seen == stmts);
+  seen.clear();
+  for_each_nested_stmt(make_stmt(If{make_bool(true), plain, nullptr, {}}), note);
+  CHECK(seen == std::vector<Stmt>{plain, nullptr});
+  seen.clear();
+  for_each_nested_stmt(a, note);
+  CHECK(seen.empty());
 }
 
 TEST_CASE("the identity mutator returns the very same nodes") {

@@ -138,19 +138,7 @@ class Collector {
   void visit(const ir::Stmt& s) {
     if (!s) return;
     enter(s);
-    ir::dispatch(s->v, ir::overloaded{
-                           [&](const ir::Seq& seq) {
-                             for (const auto& child : seq.stmts) visit(child);
-                           },
-                           [&](const ir::For& f) { visit(f.body); },
-                           [&](const ir::While& w) { visit(w.body); },
-                           [&](const ir::If& i) {
-                             visit(i.then_body);
-                             visit(i.else_body);
-                           },
-                           [&](const ir::Scope& sc) { visit(sc.body); },
-                           [](const auto&) {},
-                       });
+    ir::for_each_nested_stmt(s, [&](const ir::Stmt& child) { visit(child); });
     leave(s);
   }
 

@@ -188,19 +188,7 @@ inline SliceReads count_slice_reads(const ir::Stmt& body, const SliceAnalysis& a
     const std::size_t before = counter.holder_count();
     counter.count(s);
     counter.list(s);
-    ir::dispatch(s->v, ir::overloaded{
-                           [&](const ir::Seq& seq) {
-                             for (const auto& child : seq.stmts) self(self, child);
-                           },
-                           [&](const ir::For& f) { self(self, f.body); },
-                           [&](const ir::While& w) { self(self, w.body); },
-                           [&](const ir::If& i) {
-                             self(self, i.then_body);
-                             self(self, i.else_body);
-                           },
-                           [&](const ir::Scope& sc) { self(self, sc.body); },
-                           [](const auto&) {},
-                       });
+    ir::for_each_nested_stmt(s, [&](const ir::Stmt& child) { self(self, child); });
     if (counter.holder_count() != before) counter.hold(s);
   };
   count(count, body);

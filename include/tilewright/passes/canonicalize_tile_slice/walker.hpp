@@ -165,30 +165,20 @@ class CanonicalizeWalker
     bool changed = false;
     bool lists_slice = false;
     bool flat = true;  // no statement so far is a list make_seq would splice
-    auto splices = [](const ir::Stmt& x) { return ir::as<ir::Seq>(x) && x->comments.lines.empty(); };
-    auto append = [&](ir::Stmt x) {
-      if (!x) return;
-      if (splices(x)) {
-        const auto& inner = ir::as<ir::Seq>(x)->stmts;
-        out.insert(out.end(), inner.begin(), inner.end());
-      } else {
-        out.push_back(std::move(x));
-      }
-    };
     for (std::size_t i = 0; i < seq.stmts.size(); ++i) {
       ir::Stmt next = mutate_stmt(seq.stmts[i]);
       lists_slice |= reads_.list_child(next);
       if (!changed) {
         if (next == seq.stmts[i]) {
-          flat = flat && !splices(next);
+          flat = flat && !ir::splices_into_list(next);
           continue;
         }
         changed = true;
         out.reserve(seq.stmts.size());
         if (flat) out.assign(seq.stmts.begin(), seq.stmts.begin() + static_cast<std::ptrdiff_t>(i));
-        else for (std::size_t j = 0; j < i; ++j) append(seq.stmts[j]);
+        else for (std::size_t j = 0; j < i; ++j) ir::append_flattened(out, seq.stmts[j]);
       }
-      append(std::move(next));
+      ir::append_flattened(out, std::move(next));
     }
     ir::Stmt result = changed ? ir::make_stmt(ir::Seq{std::move(out)}, s->span) : s;
     if (lists_slice) reads_.hold(result);
