@@ -306,7 +306,7 @@ class Interpreter {
     for (const auto& a : c.args) args.push_back(eval(a));
     if (c.callee.is_function()) {
       ir::Function f = ir::find_function(*program_, c.callee.function);
-      if (!f) throw RunError(RunErrorKind::invalid, "call of an unknown function '" + c.callee.function + "'", e->span);
+      if (!f) throw RunError(RunErrorKind::invalid, "call of an unknown function '" + c.callee.function.str() + "'", e->span);
       auto results = call(*f, std::move(args), e->span);
       if (results.size() == 1) return std::move(results.front());
       if (results.empty()) return {};

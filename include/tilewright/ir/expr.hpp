@@ -11,6 +11,7 @@
 
 #include "tilewright/ir/op_id.hpp"
 #include "tilewright/ir/span.hpp"
+#include "tilewright/ir/symbol.hpp"
 #include "tilewright/ir/type.hpp"
 
 namespace tilewright::ir {
@@ -79,19 +80,29 @@ struct Unary {
 // The callee of a Call: a registered op, or a function of the program by name.
 struct Callee {
   OpId op;
-  std::string function;
+  Symbol function;  // the called function; with an op, the function `pl.submit` launches
   [[nodiscard]] bool is_function() const noexcept { return !op; }
-  friend bool operator==(const Callee& a, const Callee& b) noexcept {
-    return a.op == b.op && a.function == b.function;
-  }
+  friend bool operator==(const Callee& a, const Callee& b) noexcept = default;
 };
 
+// Below, facts derived from a node's children are kept beside its reflected fields: make_expr
+// sets them on every node it makes, so they hold for every node there is; equality, hashing,
+// printing and the walks, which go by the reflected fields, never see them. An expression is
+// *closed* when no Var or IterArg occurs in it; the facts say so conservatively (constants,
+// and tuples of closed expressions), so that a walk looking for Vars may pass over what they
+// mark without reading it.
 struct Call {
   BOOST_HANA_DEFINE_STRUCT(Call, (Callee, callee), (std::vector<Expr>, args), (Kwargs, kwargs),
                            (Kwargs, attrs));
+  // Bit i: args[i] is closed (the first 32 arguments).
+  std::uint32_t closed_args = 0;
+  [[nodiscard]] bool arg_is_closed(std::size_t i) const noexcept {
+    return i < 32 && ((closed_args >> i) & 1U) != 0;
+  }
 };
 struct MakeTuple {
   BOOST_HANA_DEFINE_STRUCT(MakeTuple, (std::vector<Expr>, elements));
+  bool closed = false;  // every element is closed
 };
 struct TupleGetItem {
   BOOST_HANA_DEFINE_STRUCT(TupleGetItem, (Expr, tuple), (std::int64_t, index));
@@ -147,7 +158,25 @@ inline const Type& marker_type(Marker m) {
   return table[static_cast<std::size_t>(m)];
 }
 
+// A constant, or a tuple of closed expressions (see Call).
+inline bool is_closed(const Expr& e) noexcept {
+  if (!e) return false;
+  if (auto* t = as<MakeTuple>(e)) return t->closed;
+  return as<ConstInt>(e) || as<ConstFloat>(e) || as<ConstBool>(e);
+}
+
+// Every expression node is made here, which is what lets the derived facts be trusted: they
+// are computed from the direct children alone (each child's own facts were set when it was
+// made), so making a node reads no deeper than its children.
 inline Expr make_expr(ExprNode::Variant v, Type type, Span span = {}) {
+  if (auto* t = std::get_if<MakeTuple>(&v)) {
+    t->closed = true;
+    for (const auto& e : t->elements) t->closed = t->closed && is_closed(e);
+  } else if (auto* c = std::get_if<Call>(&v)) {
+    c->closed_args = 0;
+    for (std::size_t i = 0; i < c->args.size() && i < 32; ++i)
+      if (is_closed(c->args[i])) c->closed_args |= std::uint32_t{1} << i;
+  }
   return std::make_shared<const ExprNode>(ExprNode{std::move(v), std::move(type), std::move(span)});
 }
 inline Expr make_var(std::string name, Type type, Span span = {}) {
@@ -179,7 +208,7 @@ inline Expr make_call(OpId op, std::vector<Expr> args, Kwargs kwargs, Type type,
 }
 inline Expr make_function_call(std::string function, std::vector<Expr> args, Type type,
                                Span span = {}, Kwargs attrs = {}) {
-  return make_expr(Call{Callee{OpId{}, std::move(function)}, std::move(args), {}, std::move(attrs)},
+  return make_expr(Call{Callee{OpId{}, Symbol(function)}, std::move(args), {}, std::move(attrs)},
                    std::move(type), std::move(span));
 }
 

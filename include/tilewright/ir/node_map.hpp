@@ -81,13 +81,14 @@ class PointerMap {
          0x9E3779B97F4A7C15ull) >>
         shift_);
   }
-  // The entry holding `key`, or entries_.size().
+  // The entry holding `key`, or entries_.size(); a null key is never held (a free slot is
+  // tested first, so null finds nothing rather than the free slot's index).
   [[nodiscard]] std::size_t index_of(key_type key) const noexcept {
     if (slots_.empty()) return entries_.size();
     const std::size_t mask = slots_.size() - 1;
     for (std::size_t i = home(key);; i = (i + 1) & mask) {
-      if (slots_[i].key == key) return slots_[i].index;
       if (!slots_[i].key) return entries_.size();
+      if (slots_[i].key == key) return slots_[i].index;
     }
   }
   [[nodiscard]] std::size_t free_slot(key_type key) const noexcept {

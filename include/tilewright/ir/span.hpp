@@ -2,27 +2,26 @@
 // Source locations: a file, a line and a column, attached to tokens, nodes and diagnostics.
 #include <cstddef>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <string_view>
-#include <unordered_set>
+
+#include "tilewright/ir/detail/intern.hpp"
 
 namespace tilewright::ir {
 
 // The name of a source file, interned for the life of the process, so that a span is two
 // ints and a pointer: every token and every node carries one, and copying them must cost
 // nothing (a shared_ptr here cost an atomic increment per token and per rebuilt node).
-// A program reads a handful of files, so the table stays small; it is never freed, which
-// also keeps the names valid for spans held by objects destroyed at exit.
+// The table is detail::intern_string's, shared with Symbol.
 class FileName {
  public:
   FileName() = default;
   FileName(std::nullptr_t) noexcept {}                         // NOLINT(google-explicit-constructor)
-  FileName(std::string_view name) : name_(&intern(name)) {}    // NOLINT(google-explicit-constructor)
+  FileName(std::string_view name) : name_(&detail::intern_string(name)) {}  // NOLINT(google-explicit-constructor)
   FileName(const char* name) : FileName(std::string_view(name)) {}  // NOLINT(google-explicit-constructor)
   FileName(const std::string& name) : FileName(std::string_view(name)) {}  // NOLINT(google-explicit-constructor)
   FileName(const std::shared_ptr<const std::string>& name)  // NOLINT(google-explicit-constructor)
-      : name_(name ? &intern(*name) : nullptr) {}
+      : name_(name ? &detail::intern_string(*name) : nullptr) {}
 
   explicit operator bool() const noexcept { return name_ != nullptr; }
   const std::string& operator*() const noexcept { return *name_; }
@@ -31,13 +30,6 @@ class FileName {
   friend bool operator==(const FileName&, const FileName&) noexcept = default;
 
  private:
-  static const std::string& intern(std::string_view name) {
-    static std::mutex lock;
-    static auto* names = new std::unordered_set<std::string>;  // never freed: see above
-    std::lock_guard<std::mutex> hold(lock);
-    return *names->emplace(name).first;
-  }
-
   const std::string* name_ = nullptr;
 };
 

@@ -120,7 +120,7 @@ class StructuralEqual {
   bool eq(const Span&, const Span&) { return true; }
   bool eq(const Callee& a, const Callee& b) {
     if (a == b) return true;
-    auto spell = [](const Callee& c) { return c.is_function() ? c.function : std::string(op_name(c.op)); };
+    auto spell = [](const Callee& c) { return c.is_function() ? c.function.str() : std::string(op_name(c.op)); };
     return fail("callee " + spell(a) + " vs " + spell(b));
   }
   bool eq(double a, double b) { return a == b || (a != a && b != b) ? true : fail("float " + std::to_string(a) + " vs " + std::to_string(b)); }
@@ -303,7 +303,7 @@ class StructuralHash {
   void h(const Name&) {}
   void h(const Comments&) {}
   void h(const Span&) {}
-  void h(const Callee& c) { mix(c.op.value); mix(std::hash<std::string>{}(c.function)); }
+  void h(const Callee& c) { mix(c.op.value); mix(std::hash<std::string_view>{}(c.function)); }
   void h(double d) { mix(std::hash<double>{}(d)); }
   void h(const std::string& s) { mix(std::hash<std::string>{}(s)); }
   void h(const EnumText& s) { h(s.text); }

@@ -8,6 +8,13 @@
 
 namespace tilewright::ir {
 
+// Calls f(expr) for each expression a kwarg or attribute value holds.
+template <class F>
+void for_each_attr_expr(const AttrValue& value, F&& f) {
+  if (auto* e = std::get_if<Expr>(&value)) f(*e);
+  else if (auto* v = std::get_if<std::vector<Expr>>(&value)) for (const auto& x : *v) f(x);
+}
+
 namespace detail {
 template <class OnStmt, class OnExpr>
 struct Walker {
@@ -21,8 +28,7 @@ struct Walker {
     } else if constexpr (std::is_same_v<T, Expr>) {
       expr(f);
     } else if constexpr (std::is_same_v<T, AttrValue>) {
-      if (auto* e = std::get_if<Expr>(&f)) expr(*e);
-      else if (auto* v = std::get_if<std::vector<Expr>>(&f)) for (const auto& x : *v) expr(x);
+      for_each_attr_expr(f, [&](const Expr& e) { expr(e); });
     } else if constexpr (std::is_same_v<T, Kwargs>) {
       for (const auto& kv : f) field(kv.second);
     } else if constexpr (requires { f.begin(); typename T::value_type; } && !std::is_same_v<T, std::string>) {

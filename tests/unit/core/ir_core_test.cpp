@@ -358,3 +358,67 @@ TEST_CASE("Mutator: replace_expr's null keeps the rebuilt node, anything else re
   Expr unrelated = make_call(intern_op("tile.add"), {a, b}, {}, t);
   CHECK(none.mutate_expr(unrelated) == unrelated);
 }
+
+TEST_CASE("make_expr: closed facts mark constants and tuples of them, and nothing holding a Var") {
+  Expr i = make_var("i", scalar_type(DataType::INDEX));
+  Expr shape = make_tuple({make_int(16), make_int(32)});
+  Expr nested = make_tuple({shape, make_float(0.5)});
+  Expr open = make_tuple({i, make_int(0)});
+  Expr open_nested = make_tuple({make_int(1), open});
+  Expr sum = make_expr(Binary{BinaryOp::Add, make_int(1), make_int(2)}, scalar_type(DataType::INDEX));
+  CHECK(is_closed(make_int(3)));
+  CHECK(is_closed(make_bool(true)));
+  CHECK(is_closed(shape));
+  CHECK(is_closed(nested));
+  CHECK(is_closed(make_tuple({})));
+  CHECK_FALSE(is_closed(i));
+  CHECK_FALSE(is_closed(open));
+  CHECK_FALSE(is_closed(open_nested));  // the Var is one level down
+  CHECK_FALSE(is_closed(sum));          // conservative: only constants and tuples are marked
+  CHECK_FALSE(is_closed(nullptr));
+
+  Type t = make_tile_type(dims({16, 32}), DataType::FP32, std::nullopt, MemorySpace::Vec);
+  Expr x = make_var("x", t);
+  Expr call = make_call(intern_op("tile.slice"), {x, shape, open}, {}, t);
+  const Call& c = *as<Call>(call);
+  CHECK_FALSE(c.arg_is_closed(0));
+  CHECK(c.arg_is_closed(1));
+  CHECK_FALSE(c.arg_is_closed(2));
+  CHECK_FALSE(c.arg_is_closed(3));  // past the last argument
+
+  // A copy of a call whose arguments change is remade through make_expr, which derives the
+  // facts again: the stale bit of the copied struct does not survive.
+  Call changed = c;
+  changed.args[1] = open;
+  Expr remade = make_expr(std::move(changed), t);
+  CHECK_FALSE(as<Call>(remade)->arg_is_closed(1));
+  // The facts are no part of structural equality.
+  CHECK(structural_equal(make_call(intern_op("tile.slice"), {x, shape, shape}, {}, t),
+                         make_call(intern_op("tile.slice"), {x, shape, shape}, {}, t)));
+}
+
+TEST_CASE("NodeMap: a null key is never found, in an empty table or a full one") {
+  NodeMap<int> map;
+  CHECK(map.find(nullptr) == map.end());
+  Expr a = make_int(1), b = make_int(2);
+  map.emplace(a.get(), 1);
+  map.emplace(b.get(), 2);
+  CHECK_FALSE(map.contains(nullptr));
+  CHECK(map.find(nullptr) == map.end());
+  CHECK(map.find(b.get())->second == 2);
+}
+
+TEST_CASE("Callee: a called function is an interned symbol, compared by identity and as text") {
+  Expr one = make_function_call("helper", {}, scalar_type(DataType::INDEX));
+  Expr two = make_function_call(std::string("help") + "er", {}, scalar_type(DataType::INDEX));
+  const Callee& a = as<Call>(one)->callee;
+  const Callee& b = as<Call>(two)->callee;
+  CHECK(a.is_function());
+  CHECK(a == b);
+  CHECK(a.function == "helper");
+  CHECK(a.function.str() == std::string("helper"));
+  CHECK_FALSE(a.function == "other");
+  CHECK(Symbol().empty());
+  CHECK(Symbol("").empty());
+  CHECK_FALSE(as<Call>(make_call(intern_op("tile.exp"), {}, {}, nullptr))->callee.is_function());
+}

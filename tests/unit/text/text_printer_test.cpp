@@ -474,7 +474,7 @@ TEST_CASE("printer: regressions found by the parse/print fuzzer") {
   // A submit predicate is parenthesised like a scope predicate (§4.7).
   auto x = make_var("x", tensor({4}));
   auto tup = make_type(TupleType{{x->type, scalar_type(DataType::TASK_ID)}});
-  auto submit = make_expr(Call{Callee{intern_op("submit"), "k"}, {x},
+  auto submit = make_expr(Call{Callee{intern_op("submit"), Symbol("k")}, {x},
                                {{"predicate", bin(BinaryOp::Gt, a, idx(0))}}, {}},
                           tup);
   CHECK(print(submit) == "pl.submit(k, x, predicate=(a > 0))");
@@ -517,7 +517,7 @@ TEST_CASE("printer: submit carries the callee function (§4.7)") {
   auto tup = make_type(TupleType{{a->type, tid->type}});
   auto tmp = make_var("_submit_tmp", tup);
   auto submit = make_expr(
-      Call{Callee{intern_op("submit"), "kernel"}, {a}, {{"deps", std::vector<Expr>{tid}}}, {}},
+      Call{Callee{intern_op("submit"), Symbol("kernel")}, {a}, {{"deps", std::vector<Expr>{tid}}}, {}},
       tup);
   auto main = fn("main", {{a, ParamDirection::In}, {tid, ParamDirection::In}}, {},
                  seq({assign(tmp, submit)}), FunctionType::Orchestration);

@@ -13,7 +13,7 @@ inline ir::Diagnostic property_error(std::string_view rule, std::string message,
 }
 
 inline std::string callee_name(const ir::Call& c) {
-  return c.callee.is_function() ? c.callee.function : std::string(ir::op_name(c.callee.op));
+  return c.callee.is_function() ? c.callee.function.str() : std::string(ir::op_name(c.callee.op));
 }
 inline bool is_tile_op(const ir::Call& c) noexcept { return !c.callee.is_function() && ir::is_tile_op(c.callee.op); }
 

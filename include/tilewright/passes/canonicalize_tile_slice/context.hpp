@@ -98,6 +98,7 @@ class CanonicalizeContext {
     const auto& call = *ir::as<ir::Call>(call_expr);
     std::vector<ir::Expr> args;  // filled on the first copy: most statements read no slice
     for (std::size_t i = 0; i < call.args.size(); ++i) {
+      if (call.arg_is_closed(i)) continue;  // no Var in it, so no slice: not even read
       const Slice* s = slice_of(call.args[i]);
       if (!s) continue;
       auto space = pick(i, *s);

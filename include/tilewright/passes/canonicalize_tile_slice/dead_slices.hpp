@@ -79,9 +79,15 @@ struct SliceReads {
 // defines.
 class SliceReadCounter {
  public:
+  // Whether a call's closed arguments (ir::Call::arg_is_closed) are passed over unread: no
+  // Var occurs in them, so no slice is read there, and most operands are such constants and
+  // tuples of constants. `all` reads them anyway, for the Debug recount that checks the facts.
+  enum class Operands : std::uint8_t { skip_closed, all };
+
   // Counts the reads of the slices `analysis` holds now, and of those `track`ed later (a walk
   // that runs the analysis as it goes tracks each slice at its definition, before its reads).
-  explicit SliceReadCounter(const SliceAnalysis& analysis) : analysis_(&analysis) {
+  explicit SliceReadCounter(const SliceAnalysis& analysis, Operands operands = Operands::skip_closed)
+      : analysis_(&analysis), operands_(operands) {
     reads_.uses.reserve(analysis.slices.size());
     for (const auto& entry : analysis.slices) track(entry.first);
   }
@@ -101,13 +107,13 @@ class SliceReadCounter {
       for (const auto& v : iter_args)
         if (auto* ia = ir::as<ir::IterArg>(v); ia && ir::is_var_like(ia->init)) bump(ia->init, 1);
     };
-    auto read = [&](const ir::Expr& e) {
-      if (ir::is_var_like(e)) bump(e, 1);
-      return true;
-    };
     if (auto* a = ir::as<ir::Assign>(s)) {
       // Its definition is no read: only the value is walked, and the Var is not even read.
-      ir::walk_expr(a->value, read);
+      read_value(a->value);
+      return;
+    }
+    if (auto* e = ir::as<ir::Eval>(s)) {
+      read_value(e->expr);
       return;
     }
     if (auto* f = ir::as<ir::For>(s)) {
@@ -122,7 +128,7 @@ class SliceReadCounter {
     } else if (auto* i = ir::as<ir::If>(s)) {
       definitions(i->return_vars);
     }
-    ir::walk(s, [&](const ir::Stmt& nested) { return nested.get() == s.get(); }, read);
+    ir::walk(s, [&](const ir::Stmt& nested) { return nested.get() == s.get(); }, read_);
   }
 
   // `s`, a statement list: notes the slices it defines, and that it holds them.
@@ -153,8 +159,31 @@ class SliceReadCounter {
   void bump(const ir::Expr& v, std::uint32_t delta) {
     if (auto it = reads_.uses.find(v.get()); it != reads_.uses.end()) it->second += delta;
   }
+  // The value of an assignment or of a bare call.
+  void read_value(const ir::Expr& value) {
+    auto* call = ir::as<ir::Call>(value);
+    if (!call || operands_ == Operands::all) {
+      ir::walk_expr(value, read_);
+      return;
+    }
+    for (std::size_t i = 0; i < call->args.size(); ++i)
+      if (!call->arg_is_closed(i)) ir::walk_expr(call->args[i], read_);
+    for (const auto* kwargs : {&call->kwargs, &call->attrs})
+      for (const auto& entry : *kwargs)
+        ir::for_each_attr_expr(entry.second, [&](const ir::Expr& e) { ir::walk_expr(e, read_); });
+  }
+
+  struct Read {
+    SliceReadCounter* counter;
+    bool operator()(const ir::Expr& e) const {
+      if (ir::is_var_like(e)) counter->bump(e, 1);
+      return true;
+    }
+  };
 
   const SliceAnalysis* analysis_;
+  Operands operands_;
+  Read read_{this};
   SliceReads reads_;
 };
 
@@ -179,8 +208,9 @@ inline bool holds_all(const SliceReads& reads, const SliceReads& recount) {
 }
 
 // The reads of a whole body, in one read-only walk.
-inline SliceReads count_slice_reads(const ir::Stmt& body, const SliceAnalysis& analysis) {
-  SliceReadCounter counter(analysis);
+inline SliceReads count_slice_reads(const ir::Stmt& body, const SliceAnalysis& analysis,
+                                    SliceReadCounter::Operands operands = SliceReadCounter::Operands::skip_closed) {
+  SliceReadCounter counter(analysis, operands);
   // Post-order, so that a statement is known to hold a list when one below it does; as deep
   // as the rule walk that made the body.
   auto count = [&](auto& self, const ir::Stmt& s) -> void {

@@ -63,6 +63,9 @@ template <class T>
 using ByVar = ir::NodeMap<T>;
 using VarSet = ir::NodeSet;
 
+// The node is read before the table: the operands asked about are mostly at hand (a value
+// being analyzed, a Var defined a few statements up), while a large table's probe is a miss.
+// Callers pass over a call's closed arguments (ir::Call::arg_is_closed) without asking.
 template <class T>
 const T* find_by_var(const ByVar<T>& map, const ir::Expr& e) noexcept {
   if (!ir::is_var_like(e)) return nullptr;

@@ -445,7 +445,7 @@ inline Expr Parser::function_call(const std::string& name, CallArgs a, const Spa
   ir::Kwargs attrs;
   ir::Kwargs kw = call_kwargs(a, &attrs);
   return ir::make_expr(
-      ir::Call{ir::Callee{ir::OpId{}, name}, std::move(args), std::move(kw), std::move(attrs)},
+      ir::Call{ir::Callee{ir::OpId{}, ir::Symbol(name)}, std::move(args), std::move(kw), std::move(attrs)},
       returns_type(*f), s);
 }
 
@@ -468,7 +468,7 @@ inline Expr Parser::parse_submit(const std::string& path, const Span& s) {
   std::vector<Type> els = f->returns;
   els.push_back(ir::scalar_type(ir::DataType::TASK_ID));
   std::string op = path.substr(3);
-  return ir::make_expr(ir::Call{ir::Callee{ir::intern_op(op), fname}, std::move(args),
+  return ir::make_expr(ir::Call{ir::Callee{ir::intern_op(op), ir::Symbol(fname)}, std::move(args),
                                 std::move(kw), std::move(attrs)},
                        ir::make_type(ir::TupleType{std::move(els)}), s);
 }
