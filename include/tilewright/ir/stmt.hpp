@@ -64,8 +64,23 @@ const T* as(const Stmt& s) noexcept {
   return s ? std::get_if<T>(&s->v) : nullptr;
 }
 
+// Every statement node is made here, as a non-const object reached through const pointers:
+// nodes are immutable once shared, but the sole owner of a fresh one may still change it in
+// place (unique_list), which a node created const would forbid.
+inline Stmt make_stmt(StmtNode node) { return std::make_shared<StmtNode>(std::move(node)); }
 inline Stmt make_stmt(StmtNode::Variant v, Span span = {}, Comments comments = {}) {
-  return std::make_shared<const StmtNode>(StmtNode{std::move(v), std::move(span), std::move(comments)});
+  return make_stmt(StmtNode{std::move(v), std::move(span), std::move(comments)});
+}
+
+// The statements of list `s` for its sole owner to edit in place, or null when `s` is not a
+// list or another reference to it exists (then it may be seen elsewhere, and is immutable).
+// Editing moves the statements' references without touching the statements themselves: on
+// a large body, copying the list instead reads every statement's reference count, a cache
+// miss each.
+inline std::vector<Stmt>* unique_list(Stmt& s) noexcept {
+  if (!s || s.use_count() != 1) return nullptr;
+  auto* seq = std::get_if<Seq>(&const_cast<StmtNode&>(*s).v);  // made non-const by make_stmt
+  return seq ? &seq->stmts : nullptr;
 }
 
 // Statement lists are flattened one level so that nested blocks never hide statements

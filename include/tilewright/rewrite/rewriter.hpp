@@ -255,7 +255,7 @@ class Rewriter {
   static ir::Stmt with_comments(const ir::Stmt& s, ir::Comments comments) {
     ir::StmtNode copy = *s;
     copy.comments = std::move(comments);
-    return std::make_shared<const ir::StmtNode>(std::move(copy));
+    return ir::make_stmt(std::move(copy));
   }
 
   // FL-26/FL-38: a re-deduced tile type gets the MemRef the Var it replaces carried.

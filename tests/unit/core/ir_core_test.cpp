@@ -422,3 +422,22 @@ TEST_CASE("Callee: a called function is an interned symbol, compared by identity
   CHECK(Symbol("").empty());
   CHECK_FALSE(as<Call>(make_call(intern_op("tile.exp"), {}, {}, nullptr))->callee.is_function());
 }
+
+TEST_CASE("unique_list: only the sole owner of a list may edit it in place") {
+  Type t = make_tile_type(dims({8, 4}), DataType::FP32, std::nullopt, MemorySpace::Vec);
+  Expr x = make_var("x", t);
+  Stmt ret = make_stmt(Return{{x}});
+  Stmt list = make_seq({make_stmt(Eval{x}), ret});
+  Stmt other = list;  // a second reference: the list may be seen elsewhere
+  CHECK(unique_list(other) == nullptr);
+  other = nullptr;
+  std::vector<Stmt>* own = unique_list(list);
+  REQUIRE(own != nullptr);
+  own->erase(own->begin());
+  REQUIRE(as<Seq>(list)->stmts.size() == 1);
+  CHECK(as<Seq>(list)->stmts[0] == ret);  // the statement kept is the same object
+  Stmt leaf = ret;
+  CHECK(unique_list(leaf) == nullptr);  // not a list (and shared)
+  Stmt none;
+  CHECK(unique_list(none) == nullptr);
+}

@@ -188,7 +188,7 @@ TEST_CASE("rules: seq(let(…), …) emits before the matched statement and bind
   auto original = let_stmt(y, e, 3);
   ir::StmtNode commented = *original;
   commented.comments.lines = {"# scale first"};
-  auto body = ir::make_seq({std::make_shared<const ir::StmtNode>(commented)});
+  auto body = ir::make_seq({ir::make_stmt(commented)});
   auto scale_first = rw::rule("scale-then-exp", rw::assign(_y, rw::call<"tile.exp">(_x)),
                               rw::seq(rw::let(_t, "scaled", rw::call<"tile.muls">(_x, rw::const_float(0.5))),
                                       rw::assign(_y, rw::call<"tile.exp">(_t))));

@@ -133,10 +133,10 @@ class CanonicalizeContext {
     if (stmts.size() > 1 && !last->comments.lines.empty()) {
       ir::StmtNode first = *stmts.front();
       first.comments = last->comments;
-      stmts.front() = std::make_shared<const ir::StmtNode>(std::move(first));
+      stmts.front() = ir::make_stmt(std::move(first));
       ir::StmtNode plain = *last;
       plain.comments = {};
-      last = std::make_shared<const ir::StmtNode>(std::move(plain));
+      last = ir::make_stmt(std::move(plain));
     }
     const ir::Span span = last->span;
     return ir::make_seq(std::move(stmts), span);

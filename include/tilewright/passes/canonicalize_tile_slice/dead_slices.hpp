@@ -10,6 +10,7 @@
 // each slice is defined, and which statements hold such lists). A slice something still reads (a
 // consumer this pass leaves alone, such as tile.move of a Mat slice) stays, and so do
 // non-canonical slices: they were never ours.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -42,11 +43,12 @@ class DeadSliceDropper : public ir::Mutator<DeadSliceDropper> {
   ir::Stmt rewrite_stmt(const ir::Stmt& rebuilt, const ir::Stmt& /*original*/) {
     auto* seq = ir::as<ir::Seq>(rebuilt);
     if (!seq) return rebuilt;
+    auto dead_here = [&](const ir::Stmt& s) { return dead_->contains(s.get()); };
+    if (std::none_of(seq->stmts.begin(), seq->stmts.end(), dead_here)) return rebuilt;
     std::vector<ir::Stmt> kept;
     kept.reserve(seq->stmts.size());
     for (const auto& s : seq->stmts)
-      if (!dead_->contains(s.get())) kept.push_back(s);
-    if (kept.size() == seq->stmts.size()) return rebuilt;
+      if (!dead_here(s)) kept.push_back(s);
     return ir::make_stmt(ir::Seq{std::move(kept)}, rebuilt->span);  // as flat as it was
   }
 
@@ -225,8 +227,11 @@ inline SliceReads count_slice_reads(const ir::Stmt& body, const SliceAnalysis& a
   return counter.take();
 }
 
-// `reads`: what `body` reads, as count_slice_reads would count it.
-inline ir::Stmt drop_dead_slices(const ir::Stmt& body, const SliceAnalysis& analysis, SliceReads reads) {
+// `reads`: what `body` reads, as count_slice_reads would count it. A body the caller hands
+// over as its only reference (the rule walk's fresh result) has its own list edited in place:
+// on a body of straight-line code that is the one list there is, and copying it would read
+// every statement once more.
+inline ir::Stmt drop_dead_slices(ir::Stmt body, const SliceAnalysis& analysis, SliceReads reads) {
   auto& [uses, listed, defined_at, holders] = reads;
   dead_detail::StmtSet dead;
   for (auto it = analysis.order.rbegin(); it != analysis.order.rend(); ++it) {
@@ -238,6 +243,11 @@ inline ir::Stmt drop_dead_slices(const ir::Stmt& body, const SliceAnalysis& anal
       --source->second;
   }
   if (dead.empty()) return body;
+  if (std::vector<ir::Stmt>* own = ir::unique_list(body)) {
+    const std::size_t before = own->size();
+    std::erase_if(*own, [&](const ir::Stmt& s) { return dead.contains(s.get()); });
+    if (before - own->size() == dead.size()) return body;  // every dead slice was at the top
+  }
   dead_detail::DeadSliceDropper dropper(dead, holders);
   return dropper.mutate_stmt(body);
 }

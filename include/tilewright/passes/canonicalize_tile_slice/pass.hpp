@@ -61,7 +61,7 @@ struct CanonicalizeTileSlice : pass::FunctionPass<CanonicalizeTileSlice> {
       ir::throw_internal_error(std::string(info.name),
                                "the slice reads counted during the rewrite differ from a recount of its result");
 #endif
-    ir::Stmt body = canonicalize::drop_dead_slices(rewritten, analysis, std::move(*reads));
+    ir::Stmt body = canonicalize::drop_dead_slices(std::move(rewritten), analysis, std::move(*reads));
     walker.report(ctx.stats, info.name);
     ctx.stats.add(info.name, "copy-unaligned-loop-init: applied", context.loop_inits_copied);
     if (body == f->body) return f;

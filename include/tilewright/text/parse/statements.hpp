@@ -20,8 +20,7 @@ inline Stmt Parser::with_comments(const Stmt& s, std::vector<std::string> lines)
   if (lines.empty() || !s) return s;
   std::vector<std::string> all = std::move(lines);
   all.insert(all.end(), s->comments.lines.begin(), s->comments.lines.end());
-  return std::make_shared<const ir::StmtNode>(
-      ir::StmtNode{s->v, s->span, ir::Comments{std::move(all)}});
+  return ir::make_stmt(ir::StmtNode{s->v, s->span, ir::Comments{std::move(all)}});
 }
 
 // After the ':' of a compound statement: an indented block or one simple line.
