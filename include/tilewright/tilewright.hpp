@@ -16,6 +16,7 @@
 #include "tilewright/math/math.hpp"
 #include "tilewright/ops/catalog.hpp"
 #include "tilewright/ops/create.hpp"
+#include "tilewright/ops/deduction_memo.hpp"
 #include "tilewright/pass/pipeline.hpp"
 #include "tilewright/passes/canonicalize_tile_slice/pass.hpp"
 #include "tilewright/passes/convert_to_ssa/pass.hpp"

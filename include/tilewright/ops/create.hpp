@@ -199,11 +199,10 @@ inline Type stamp_memory(const OpInfo& info, const Type& type, const std::vector
   return restamp(type);
 }
 
-// Validates, deduces and stamps; `annotated` supplies the type of ops without a deducer.
-// Passes that already hold the op's row (looked up once by OpId) call this form: no name
-// lookup per call.
-inline Expr create_call(const OpInfo& info, std::vector<Expr> args, Kwargs kwargs, Span span,
-                        Type annotated = nullptr) {
+// The type create_call gives a call: validated, deduced (or `annotated`, for ops without a
+// deducer) and stamped.
+inline Type call_type(const OpInfo& info, const std::vector<Expr>& args, const Kwargs& kwargs,
+                      const Span& span, Type annotated = nullptr) {
   validate_call(info, args, kwargs, span);
   Type type;
   if (auto deduced = deduce_type(info, args, kwargs, span)) {
@@ -215,7 +214,15 @@ inline Expr create_call(const OpInfo& info, std::vector<Expr> args, Kwargs kwarg
                          info.name + " has no type deduction; annotate the result type (x: pl.Tile[...] = ...)",
                          span);
   }
-  type = stamp_memory(info, type, args, kwargs);
+  return stamp_memory(info, type, args, kwargs);
+}
+
+// Validates, deduces and stamps; `annotated` supplies the type of ops without a deducer.
+// Passes that already hold the op's row (looked up once by OpId) call this form: no name
+// lookup per call.
+inline Expr create_call(const OpInfo& info, std::vector<Expr> args, Kwargs kwargs, Span span,
+                        Type annotated = nullptr) {
+  Type type = call_type(info, args, kwargs, span, std::move(annotated));
   return ir::make_call(info.id, std::move(args), std::move(kwargs), std::move(type), std::move(span));
 }
 

@@ -6,15 +6,13 @@
 // not in-place safe), so the copy never aliases the slice's source.
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <optional>
 #include <string>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "tilewright/ir/walk.hpp"
-#include "tilewright/ops/create.hpp"
+#include "tilewright/ops/deduction_memo.hpp"
 #include "tilewright/passes/canonicalize_tile_slice/alignment.hpp"
 #include "tilewright/passes/canonicalize_tile_slice/analysis.hpp"
 #include "tilewright/rewrite/rewriter.hpp"
@@ -46,19 +44,13 @@ class CanonicalizeContext {
   }
 
   // The extract call that copies `s` out into `space`. Its type is deduced (and the call
-  // validated) once per distinct source type, slice type, offsets and space: a kernel makes
-  // hundreds of extracts of a handful of types, and each then shares its type node.
+  // validated) once per distinct source type, slice type, offsets and space (deductions_),
+  // and its shape operand, the slice's extent, is one tuple per slice type: a kernel makes
+  // hundreds of extracts of a handful of types, and each then shares those nodes.
   [[nodiscard]] ir::Expr extract_call(const Slice& s, ir::MemorySpace space, const ir::Span& span) {
-    std::vector<ir::Expr> args{s.window.base, s.window.row, s.window.col,
-                               ir::make_tuple(s.type().shape, span)};
+    std::vector<ir::Expr> args{s.window.base, s.window.row, s.window.col, shape_tuple(s)};
     ir::Kwargs kwargs{{"target_memory", space}};
-    const ExtractKey key{s.window.base->type.get(), s.var->type.get(), offset_key(s.window.row),
-                         offset_key(s.window.col), space};
-    if (auto it = extract_types_.find(key); it != extract_types_.end())
-      return ir::make_call(extract_->id, std::move(args), std::move(kwargs), it->second, span);
-    ir::Expr call = ops::create_call(*extract_, std::move(args), std::move(kwargs), span);
-    extract_types_.emplace(key, call->type);
-    return call;
+    return deductions_.create_call(*extract_, std::move(args), std::move(kwargs), span);
   }
 
   // `<slice>_textract = extract_call(…)`; returns the statement and its Var.
@@ -69,23 +61,25 @@ class CanonicalizeContext {
     return {ir::make_stmt(ir::Assign{var, std::move(value)}, span), var};
   }
 
-  // `call` with new operands, re-created through its registry row (validated, type
-  // re-deduced); kwargs and attributes are kept. A call of a function of the program, or of
-  // an op without a deducer, keeps its callee and type.
-  [[nodiscard]] ir::Expr recreate(const ir::Expr& call_expr, std::vector<ir::Expr> args) const {
+  // `stmt` (an Assign or an Eval of a call) evaluating its call again with operands `args`:
+  // validated and deduced through the call's registry row (once per distinct operand types,
+  // deductions_), kwargs and attributes kept. An Assign's Var keeps its type, and the call
+  // takes it too, as the annotation gives it when the text is read: a re-deduced call may
+  // spell it differently (a view the annotation leaves implicit), and the printed result must
+  // read back as itself. A call of a function of the program, or of an op without a
+  // deducer, keeps its callee and type.
+  [[nodiscard]] ir::Stmt with_operands(const ir::Stmt& stmt, std::vector<ir::Expr> args) {
+    const ir::Expr& call_expr = *ir::stmt_call_expr(stmt);
     const auto& call = *ir::as<ir::Call>(call_expr);
     const ops::OpInfo* info = call.callee.is_function() ? nullptr : registry_->find(call.callee.op);
-    if (!info) {
-      ir::Call c = call;
-      c.args = std::move(args);
-      return ir::make_expr(std::move(c), call_expr->type, call_expr->span);
+    ir::Type type = call_expr->type;
+    if (info) {
+      ir::Type deduced = deductions_.type_of(*info, args, call.kwargs, call_expr->span, type);
+      if (!ir::as<ir::Assign>(stmt)) type = std::move(deduced);
     }
-    ir::Expr out =
-        ops::create_call(*info, std::move(args), call.kwargs, call_expr->span, call_expr->type);
-    if (call.attrs.empty()) return out;
-    ir::Call c = *ir::as<ir::Call>(out);
-    c.attrs = call.attrs;
-    return ir::make_expr(std::move(c), out->type, out->span);
+    ir::Expr value = ir::make_expr(ir::Call{call.callee, std::move(args), call.kwargs, call.attrs},
+                                   std::move(type), call_expr->span);
+    return with_value(stmt, std::move(value));
   }
 
   // CT-09/CT-11/CT-12: the statement `stmt` (an Assign or an Eval) with each operand for
@@ -109,7 +103,7 @@ class CanonicalizeContext {
       args[i] = std::move(var);
     }
     if (args.empty()) return nullptr;
-    return with_value(stmt, recreate(call_expr, std::move(args)));
+    return with_operands(stmt, std::move(args));
   }
 
   // `stmt` (an Assign or an Eval) evaluating `value` instead, same Var, span and comments.
@@ -154,46 +148,21 @@ class CanonicalizeContext {
     return *info;
   }
 
-  // What tile.extract's deduction reads: the source's type, the window's extent (the slice's
-  // type), the offsets (a constant by value and type, anything else by node) and the target.
-  // The nodes are the analysis's, alive as long as this context, so their addresses cannot
-  // be reused while the table holds them.
-  struct OffsetKey {
-    const void* node;  // a constant: its type node, with its `value`
-    std::int64_t value;
-    bool operator==(const OffsetKey&) const = default;
-  };
-  static OffsetKey offset_key(const ir::Expr& e) noexcept {
-    if (auto* c = ir::as<ir::ConstInt>(e)) return {e->type.get(), c->value};
-    return {e.get(), 0};
+  // The slice's extent as a literal tuple, one node per slice type.
+  const ir::Expr& shape_tuple(const Slice& s) {
+    auto [it, fresh] = shape_tuples_.emplace(s.var->type.get());
+    if (fresh) it->second = ir::make_tuple(s.type().shape, s.var->span);
+    return it->second;
   }
-  struct ExtractKey {
-    const void* source_type;
-    const void* slice_type;
-    OffsetKey row, col;
-    ir::MemorySpace space;
-    bool operator==(const ExtractKey&) const = default;
-  };
-  struct ExtractKeyHash {
-    std::size_t operator()(const ExtractKey& k) const noexcept {
-      std::size_t h = std::hash<const void*>{}(k.source_type);
-      auto mix = [&](std::size_t v) { h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2); };
-      mix(std::hash<const void*>{}(k.slice_type));
-      for (const OffsetKey& o : {k.row, k.col}) {
-        mix(std::hash<const void*>{}(o.node));
-        mix(std::hash<std::int64_t>{}(o.value));
-      }
-      mix(static_cast<std::size_t>(k.space));
-      return h;
-    }
-  };
 
   const SliceAnalysis* analysis_;
   const ops::Registry* registry_;
   const ops::OpInfo* extract_;
   KnownMultiples multiples_;
   ByVar<bool> aligned_;  // slice Var → provably aligned
-  std::unordered_map<ExtractKey, ir::Type, ExtractKeyHash> extract_types_;
+  ops::DeductionMemo deductions_;
+  // Keyed by a slice's type node: the slices hold their types as long as this context.
+  ir::PointerMap<const ir::TypeNode*, ir::Expr> shape_tuples_;
 };
 
 }  // namespace tilewright::passes::canonicalize

@@ -18,11 +18,10 @@ struct FoldSliceIntoExtract {
     if (!ir::as<ir::Assign>(stmt) || call.args.size() != 4) return nullptr;
     const Slice* s = ctx.slice_of(call.args[0]);
     if (!s) return nullptr;
-    const ir::Expr& call_expr = *ir::stmt_call_expr(stmt);
-    const ir::Span& span = call_expr->span;
+    const ir::Span& span = (*ir::stmt_call_expr(stmt))->span;
     std::vector<ir::Expr> args{s->window.base, ir::index_add(call.args[1], s->window.row, span),
                                ir::index_add(call.args[2], s->window.col, span), call.args[3]};
-    return CanonicalizeContext::with_value(stmt, ctx.recreate(call_expr, std::move(args)));
+    return ctx.with_operands(stmt, std::move(args));
   }
 };
 
