@@ -76,26 +76,29 @@ class StorageRelations {
   };
 
   const Relation& of(ir::OpId op) {
+    if (op.value < known_.size() && known_[op.value].first) return known_[op.value].second;
+    return learn(op);
+  }
+
+ private:
+  const Relation& learn(ir::OpId op) {
     if (op.value >= known_.size()) known_.resize(op.value + 1);
     auto& slot = known_[op.value];
-    if (!slot.first) {
-      slot.first = true;
-      if (const ops::OpInfo* info = registry_->find(op)) {
-        const ops::OpFlags& f = info->flags;
-        slot.second.destination = f.output_reuses_input;
-        // A view (output inherits its input, safe in place) names its operand 0; an op that
-        // declares the operand it writes names that one. tile.transpose and tile.extract
-        // copy into a fresh buffer, so their not-in-place-safe rows keep them out.
-        if (f.output_reuses_input >= 0)
-          slot.second.aliased_source = f.output_reuses_input;
-        else if (info->output_inherits_input() && f.inplace_safe)
-          slot.second.aliased_source = 0;
-      }
+    slot.first = true;
+    if (const ops::OpInfo* info = registry_->find(op)) {
+      const ops::OpFlags& f = info->flags;
+      slot.second.destination = f.output_reuses_input;
+      // A view (output inherits its input, safe in place) names its operand 0; an op that
+      // declares the operand it writes names that one. tile.transpose and tile.extract
+      // copy into a fresh buffer, so their not-in-place-safe rows keep them out.
+      if (f.output_reuses_input >= 0)
+        slot.second.aliased_source = f.output_reuses_input;
+      else if (info->output_inherits_input() && f.inplace_safe)
+        slot.second.aliased_source = 0;
     }
     return slot.second;
   }
 
- private:
   const ops::Registry* registry_;
   std::vector<std::pair<bool, Relation>> known_;
 };
@@ -177,18 +180,16 @@ class Collector {
     } else if (const ir::Expr* c = find_by_var(constants_, a.value)) {
       constants_.emplace(var.get(), *c);
     }
-    if (auto w =
-            parse_slice_window(a.value, span, slice_op_, SliceForm::any, windows_, constants_)) {
-      windows_.emplace(var.get(), std::move(*w));
+    const std::optional<SliceRead> read = read_slice(a.value, slice_op_, constants_);
+    if (read) {
+      windows_.emplace(var.get(), peeled(read->window, windows_, span));
     } else {
       inherit_window(var, a.value);
     }
-    auto canonical = parse_slice_window(a.value, span, slice_op_, SliceForm::canonical,
-                                        result_->slices, constants_);
-    if (canonical && !ir::tile_type(var)) canonical.reset();
-    if (canonical) {
-      std::optional<Window> physical = physical_window(var, *canonical);
-      result_->slices.emplace(var.get(), Slice{var, std::move(*canonical), std::move(physical)});
+    if (read && read->canonical && ir::tile_type(var)) {
+      Window canonical = peeled(read->window, result_->slices, span);
+      std::optional<Window> physical = physical_window(var, canonical);
+      result_->slices.emplace(var.get(), Slice{var, std::move(canonical), std::move(physical)});
       result_->order.push_back(var.get());
     } else {
       accumulator_use(a.value);

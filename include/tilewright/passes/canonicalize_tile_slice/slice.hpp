@@ -6,7 +6,6 @@
 // recorded slice, with the offsets summed, so every rewrite can read that tile directly.
 //   s1 = slice(lm, [24, 256], [8, 0]);  s2 = slice(s1, [16, 256], [4, 0])
 //   → s2 names lm at (12, 0)
-#include <cstdint>
 #include <optional>
 #include <string_view>
 
@@ -76,24 +75,19 @@ const T* find_by_var(const ByVar<T>& map, const ir::Expr& e) noexcept {
 inline const Window& window_of(const Window& w) noexcept { return w; }
 inline const Window& window_of(const Slice& s) noexcept { return s.window; }
 
-enum class SliceForm : std::uint8_t {
-  canonical,  // exactly (src, shape, offset): a plain window the rewrites may use
-  any,        // valid_shape / drop_dims too (CT-07): still a window for the Acc check (CT-20)
+// What `var = value` says when `value` slices a Var at a two-element offset: the window
+// against the sliced Var itself, and whether the slice is canonical — exactly (src, shape,
+// offset), a plain window the rewrites may use — or carries valid_shape / drop_dims too
+// (CT-07), still a window for the Acc check (CT-20). `constants` maps scalar Vars bound to a
+// ConstInt, so a literal offset that went through SSA is read as the literal again (CT-06).
+struct SliceRead {
+  Window window;
+  bool canonical = false;
 };
-
-// The window `var = value` names when `value` slices a Var at a two-element offset, or nullopt.
-// `known` holds the windows recorded so far (a chained source is peeled through it);
-// `constants` maps scalar Vars bound to a ConstInt, so a literal offset that went through
-// SSA is read as the literal again (CT-06).
-template <class Known>
-std::optional<Window> parse_slice_window(const ir::Expr& value, const ir::Span& span,
-                                         ir::OpId slice_op, SliceForm form,
-                                         const ByVar<Known>& known,
-                                         const ByVar<ir::Expr>& constants) {
+inline std::optional<SliceRead> read_slice(const ir::Expr& value, ir::OpId slice_op,
+                                           const ByVar<ir::Expr>& constants) {
   auto* call = ir::as<ir::Call>(value);
-  if (!call || call->callee.op != slice_op) return std::nullopt;
-  const std::size_t n = call->args.size();
-  if (form == SliceForm::canonical ? n != 3 : n < 3) return std::nullopt;
+  if (!call || call->callee.op != slice_op || call->args.size() < 3) return std::nullopt;
   const ir::Expr& src = call->args[0];
   auto* offset = ir::as<ir::MakeTuple>(call->args[2]);
   if (!ir::is_var_like(src) || !offset || offset->elements.size() != 2) return std::nullopt;
@@ -101,13 +95,19 @@ std::optional<Window> parse_slice_window(const ir::Expr& value, const ir::Span& 
     const ir::Expr* c = find_by_var(constants, e);
     return c ? *c : e;
   };
-  Window w{src, literal(offset->elements[0]), literal(offset->elements[1])};
-  if (const Known* parent = find_by_var(known, src)) {
-    const Window& pw = window_of(*parent);
-    w = Window{pw.base, ir::index_add(pw.row, w.row, span), ir::index_add(pw.col, w.col, span),
-               pw.first_trip_only};
-  }
-  return w;
+  return SliceRead{Window{src, literal(offset->elements[0]), literal(offset->elements[1])},
+                   call->args.size() == 3};
+}
+
+// `w`, a window against its source, stated against the base of the source's own window when
+// `known` (the windows recorded so far) has one: a chained slice peeled, offsets summed.
+template <class Known>
+Window peeled(const Window& w, const ByVar<Known>& known, const ir::Span& span) {
+  const Known* parent = find_by_var(known, w.base);
+  if (!parent) return w;
+  const Window& pw = window_of(*parent);
+  return Window{pw.base, ir::index_add(pw.row, w.row, span), ir::index_add(pw.col, w.col, span),
+                pw.first_trip_only};
 }
 
 }  // namespace tilewright::passes::canonicalize
