@@ -5,10 +5,13 @@
 // A pass that re-creates many calls of a few shapes (every matmul of a kernel reading a
 // Left copy of a [16, 128] Mat slice, say) pays the row's validation and deduction once per
 // shape instead of once per call. What a deducer reads decides the key:
-//   * a tile or tensor operand only through its type: keyed by the type node (types are
-//     shared, so equal annotations are one node). A tile is never an index value, so its Var
-//     cannot end up inside the deduced type;
-//   * a constant by its value and type node, a literal tuple by its elements, recursively;
+//   * a tile or tensor operand only through its type: keyed by the type, compared exactly
+//     (ir::TypeInterner: every field, symbolic dims by their Var); a type node met before is
+//     recognised by its address alone, so the parser's shared annotations cost one probe,
+//     and a program built with fresh type nodes per line (the C++ builder's) still shares
+//     deductions. A tile is never an index value, so its Var cannot end up inside the
+//     deduced type;
+//   * a constant by its value and dtype, a literal tuple by its elements, recursively;
 //   * anything else — a scalar Var, a tuple-typed Var, an index expression — by the node
 //     itself: a deducer may write it into the result (a symbolic extent, a TupleGetItem).
 // The memo holds every node and type its keys point at, so an address is never reused for
@@ -23,6 +26,8 @@
 #include <utility>
 #include <vector>
 
+#include "tilewright/ir/node_map.hpp"
+#include "tilewright/ir/type_intern.hpp"
 #include "tilewright/ops/create.hpp"
 
 namespace tilewright::ops {
@@ -99,17 +104,18 @@ class DeductionMemo {
     if (!e) return word(Tag::null);
     if (ir::is_var_like(e) && (ir::as<ir::TileType>(e->type) || ir::as<ir::TensorType>(e->type))) {
       word(Tag::typed);
-      return hold(e->type, owners);
+      return word(reinterpret_cast<std::uintptr_t>(canonical(e->type)));
     }
-    if (auto* c = ir::as<ir::ConstInt>(e)) {
+    auto* scalar = ir::as<ir::ScalarType>(e->type);
+    if (auto* c = ir::as<ir::ConstInt>(e); c && scalar) {
       word(Tag::integer);
       word(static_cast<std::uintptr_t>(c->value));
-      return hold(e->type, owners);
+      return word(static_cast<std::uintptr_t>(scalar->dtype));
     }
-    if (auto* c = ir::as<ir::ConstFloat>(e)) {
+    if (auto* c = ir::as<ir::ConstFloat>(e); c && scalar) {
       word(Tag::floating);
       word(std::bit_cast<std::uint64_t>(c->value));
-      return hold(e->type, owners);
+      return word(static_cast<std::uintptr_t>(scalar->dtype));
     }
     if (auto* c = ir::as<ir::ConstBool>(e)) {
       word(Tag::boolean);
@@ -123,6 +129,14 @@ class DeductionMemo {
     }
     word(Tag::node);
     hold(e, owners);
+  }
+
+  // The one node standing for every type exactly equal to `t`. Both are kept alive: `t` by
+  // the table of nodes met, its stand-in by the interner.
+  const ir::TypeNode* canonical(const Type& t) {
+    auto [it, fresh] = stand_ins_.emplace(t.get());
+    if (fresh) it->second = {t, interner_(t)};
+    return it->second.second.get();
   }
 
   [[nodiscard]] std::uint64_t hash(const Kwargs& kwargs) const noexcept {
@@ -167,6 +181,8 @@ class DeductionMemo {
 
   std::vector<Entry> entries_;
   std::vector<Slot> slots_;  // a power of two in size
+  ir::TypeInterner interner_;
+  ir::PointerMap<const ir::TypeNode*, std::pair<Type, Type>> stand_ins_;  // node met → (it, stand-in)
   std::array<std::uintptr_t, 64> key_;  // the probe being built
   std::size_t size_ = 0;                // its length (may pass key_.size())
   std::size_t hits_ = 0;

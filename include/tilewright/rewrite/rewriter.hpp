@@ -183,9 +183,10 @@ class Rewriter {
     std::size_t rebinds;
   };
   [[nodiscard]] Checkpoint attempt() const noexcept { return {pending_.size(), rebinds_.size()}; }
+  // Most rules decline before emitting anything: then there is nothing to drop, and the
+  // out-of-line resize is not even called (it runs once per rule tried on every statement).
   void rollback(Checkpoint cp) {
-    pending_.resize(cp.pending);
-    rebinds_.resize(cp.rebinds);
+    if (pending_.size() != cp.pending || rebinds_.size() != cp.rebinds) drop_since(cp);
   }
   // A rule replaced the current statement.
   void replaced() noexcept { top().replaced = true; }
@@ -227,6 +228,11 @@ class Rewriter {
   }
 
  private:
+  void drop_since(Checkpoint cp) {
+    pending_.resize(cp.pending);
+    rebinds_.resize(cp.rebinds);
+  }
+
   struct Frame {
     const ir::Stmt* original;
     const ir::Stmt* current;

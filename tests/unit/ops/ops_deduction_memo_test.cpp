@@ -33,10 +33,35 @@ TEST_CASE("DeductionMemo: tile operands of one type node share one deduction") {
   CHECK(memo.size() == 1);
   CHECK(memo.hits() == 1);
   CHECK(same(first, call("tile.matmul", {l1, r1})->type));
-  // The same shapes under other type nodes: deduced again, to an equal type.
+  // An exactly equal type under another node (the C++ builder makes one per line): the
+  // same deduction.
   auto l3 = tile("l3", {16, 32}, DataType::FP16, MemorySpace::Left);
-  CHECK(same(memo.type_of(matmul, {l3, r1}, {}, {}), first));
+  REQUIRE(l3->type != l1->type);
+  CHECK(memo.type_of(matmul, {l3, r1}, {}, {}) == first);
+  CHECK(memo.size() == 1);
+  CHECK(memo.hits() == 2);
+  // Another extent is another deduction.
+  auto l4 = tile("l4", {32, 32}, DataType::FP16, MemorySpace::Left);
+  auto r4 = tile("r4", {32, 64}, DataType::FP16, MemorySpace::Right);
+  CHECK(shape_of(ir::make_var("m", memo.type_of(matmul, {l4, r4}, {}, {}))) == V{32, 64});
   CHECK(memo.size() == 2);
+}
+
+TEST_CASE("DeductionMemo: symbolic extents match only the same Var") {
+  // [n, 32] and [m, 32] print alike in shape but name two values: the matmul results differ.
+  const ops::OpInfo& matmul = memo_row("tile.matmul");
+  auto n = sym("n"), m = sym("m");
+  auto ln = tile("ln", {n, I(32)}, DataType::FP16, MemorySpace::Left);
+  auto lm = tile("lm", {m, I(32)}, DataType::FP16, MemorySpace::Left);
+  auto ln2 = tile("ln2", {n, I(32)}, DataType::FP16, MemorySpace::Left);
+  auto r = tile("r", {32, 64}, DataType::FP16, MemorySpace::Right);
+  ops::DeductionMemo memo;
+  ir::Type by_n = memo.type_of(matmul, {ln, r}, {}, {});
+  ir::Type by_m = memo.type_of(matmul, {lm, r}, {}, {});
+  CHECK(ir::as<ir::TileType>(by_n)->shape[0] == n);
+  CHECK(ir::as<ir::TileType>(by_m)->shape[0] == m);
+  CHECK(memo.size() == 2);
+  CHECK(memo.type_of(matmul, {ln2, r}, {}, {}) == by_n);
 }
 
 TEST_CASE("DeductionMemo: constants by value, kwargs by value, scalar Vars by identity") {

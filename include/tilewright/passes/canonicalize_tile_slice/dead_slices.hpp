@@ -168,8 +168,12 @@ class SliceReadCounter {
       ir::walk_expr(value, read_);
       return;
     }
-    for (std::size_t i = 0; i < call->args.size(); ++i)
-      if (!call->arg_is_closed(i)) ir::walk_expr(call->args[i], read_);
+    for (std::size_t i = 0; i < call->args.size(); ++i) {
+      if (call->arg_is_closed(i)) continue;
+      const ir::Expr& arg = call->args[i];
+      if (ir::is_var_like(arg)) bump(arg, 1);  // what walk_expr does with a Var, unwalked
+      else ir::walk_expr(arg, read_);
+    }
     for (const auto* kwargs : {&call->kwargs, &call->attrs})
       for (const auto& entry : *kwargs)
         ir::for_each_attr_expr(entry.second, [&](const ir::Expr& e) { ir::walk_expr(e, read_); });
