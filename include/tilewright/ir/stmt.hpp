@@ -1,5 +1,6 @@
 #pragma once
 // The statement family.
+#include <algorithm>
 #include <boost/hana/define_struct.hpp>
 #include <variant>
 #include <vector>
@@ -99,6 +100,9 @@ inline void append_flattened(std::vector<Stmt>& out, Stmt s) {
 }
 
 inline Stmt make_seq(std::vector<Stmt> stmts, Span span = {}) {
+  // Already flat, the common case: the list is taken as it is rather than copied.
+  if (std::none_of(stmts.begin(), stmts.end(), [](const Stmt& s) { return !s || splices_into_list(s); }))
+    return make_stmt(Seq{std::move(stmts)}, std::move(span));
   std::vector<Stmt> flat;
   flat.reserve(stmts.size());
   for (auto& s : stmts) append_flattened(flat, std::move(s));

@@ -205,10 +205,13 @@ class Rewriter {
     frames_.pop_back();
     if (pending_.size() == f.pending_begin && !f.replaced) return result;
     const ir::Stmt& original = *f.original;
-    std::vector<ir::Stmt> out(std::make_move_iterator(pending_.begin() + f.pending_begin),
-                              std::make_move_iterator(pending_.end()));
+    auto* seq = ir::as<ir::Seq>(result);
+    std::vector<ir::Stmt> out;
+    out.reserve(pending_.size() - f.pending_begin + (seq ? seq->stmts.size() : 0) + 1);
+    out.assign(std::make_move_iterator(pending_.begin() + f.pending_begin),
+               std::make_move_iterator(pending_.end()));
     pending_.resize(f.pending_begin);
-    if (auto* seq = ir::as<ir::Seq>(result); seq && result->comments.lines.empty())
+    if (seq && result->comments.lines.empty())
       out.insert(out.end(), seq->stmts.begin(), seq->stmts.end());
     else if (result)
       out.push_back(std::move(result));
