@@ -186,7 +186,8 @@ class Rewriter {
   // Most rules decline before emitting anything: then there is nothing to drop, and the
   // out-of-line resize is not even called (it runs once per rule tried on every statement).
   void rollback(Checkpoint cp) {
-    if (pending_.size() != cp.pending || rebinds_.size() != cp.rebinds) drop_since(cp);
+    if (pending_.size() != cp.pending) pending_.resize(cp.pending);
+    if (rebinds_.size() != cp.rebinds) rebinds_.resize(cp.rebinds);
   }
   // A rule replaced the current statement.
   void replaced() noexcept { top().replaced = true; }
@@ -231,11 +232,6 @@ class Rewriter {
   }
 
  private:
-  void drop_since(Checkpoint cp) {
-    pending_.resize(cp.pending);
-    rebinds_.resize(cp.rebinds);
-  }
-
   struct Frame {
     const ir::Stmt* original;
     const ir::Stmt* current;

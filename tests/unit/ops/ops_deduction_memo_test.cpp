@@ -131,3 +131,22 @@ TEST_CASE("DeductionMemo: the memo keeps alive the types its keys point at") {
   l.reset();
   CHECK_FALSE(lhs_type.expired());
 }
+
+TEST_CASE("DeductionMemo: a call whose key outgrows the probe is deduced every time, never remembered") {
+  // 40 integer operands take 120 key words, past the 64 the probe holds: such a call is
+  // deduced as create_call would, and the memo neither answers nor stores it (a truncated
+  // key could otherwise match another call).
+  const ops::OpInfo& syncall = memo_row("system.syncall");
+  std::vector<ir::Expr> many;
+  for (int i = 0; i < 40; ++i) many.push_back(I(i));
+  ops::DeductionMemo memo;
+  ir::Type first = memo.type_of(syncall, many, {}, {});
+  ir::Type again = memo.type_of(syncall, many, {}, {});
+  CHECK(same(first, call("system.syncall", many)->type));
+  CHECK(same(again, first));
+  CHECK(memo.size() == 0);
+  CHECK(memo.hits() == 0);
+  // A short one of the same op is remembered as usual.
+  (void)memo.type_of(syncall, {I(1)}, {}, {});
+  CHECK(memo.size() == 1);
+}
