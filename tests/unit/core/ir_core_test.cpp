@@ -2,6 +2,7 @@
 // hashing, and the copy-on-write mutator.
 #include <doctest/doctest.h>
 
+#include "tilewright/ir/index_arith.hpp"
 #include "tilewright/ir/mutate.hpp"
 #include "tilewright/ir/structural_equal.hpp"
 #include "tilewright/ir/type_intern.hpp"
@@ -440,4 +441,30 @@ TEST_CASE("unique_list: only the sole owner of a list may edit it in place") {
   CHECK(unique_list(leaf) == nullptr);  // not a list (and shared)
   Stmt none;
   CHECK(unique_list(none) == nullptr);
+}
+
+TEST_CASE("index_add / index_mul: constants fold; an INDEX operand equal to the result is the result") {
+  // CT-05 peels chains of slices by summing offsets, mostly + 0; MT-10 multiplies strides by 1.
+  const Expr eight = make_int(8);
+  const Expr zero = make_int(0);
+  const Expr one = make_int(1);
+  CHECK(index_add(eight, zero) == eight);  // the node itself, not an equal copy
+  CHECK(index_add(zero, eight) == eight);
+  CHECK(index_mul(eight, one) == eight);
+  CHECK(index_mul(one, eight) == eight);
+  CHECK(index_mul(zero, eight) == zero);
+  const Expr sum = index_add(eight, make_int(4));
+  CHECK(const_int(sum) == 12);
+  CHECK(sum->type == scalar_type(DataType::INDEX));
+  // An operand of another dtype is not an INDEX result: the fold makes one.
+  const Expr wide = make_int(8, DataType::INT64);
+  const Expr folded = index_add(wide, zero);
+  CHECK(folded != wide);
+  CHECK(const_int(folded) == 8);
+  CHECK(folded->type == scalar_type(DataType::INDEX));
+  // Symbolic operands: + 0 and × 1 disappear, the rest is a Binary.
+  const Expr n = make_var("n", scalar_type(DataType::INDEX));
+  CHECK(index_add(n, zero) == n);
+  CHECK(index_mul(one, n) == n);
+  CHECK(as<Binary>(index_add(n, eight)) != nullptr);
 }
