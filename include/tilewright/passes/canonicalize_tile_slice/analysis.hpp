@@ -29,12 +29,20 @@ namespace tilewright::passes::canonicalize {
 
 // What the rewrite needs from the sweep.
 struct SliceAnalysis {
-  ByVar<Slice> slices;                     // canonical slices by result Var
-  std::vector<const ir::ExprNode*> order;  // their Vars in program order (a chain after its source)
+  ByVar<Slice> slices;                     // canonical slices by result Var, in program order
+  std::vector<const ir::ExprNode*> order;  // their Vars in that order (a chain after its source)
   ByVar<ir::Expr> scalar_defs;             // scalar Var → its defining value, unless a call (CT-14)
 
   [[nodiscard]] const Slice* slice_of(const ir::Expr& operand) const noexcept {
     return find_by_var(slices, operand);
+  }
+  // Where the slice `var` defines stands in `order` (the table keeps its entries in that
+  // order too), or `none`: per-slice facts elsewhere are vectors in that order, found with
+  // the one probe that asks whether a Var is a slice at all.
+  static constexpr std::size_t none = ~std::size_t{0};
+  [[nodiscard]] std::size_t position(const ir::ExprNode* var) const noexcept {
+    auto it = slices.find(var);
+    return it == slices.end() ? none : static_cast<std::size_t>(it - slices.begin());
   }
 };
 
@@ -189,8 +197,9 @@ class Collector {
     if (read && read->canonical && ir::tile_type(var)) {
       Window canonical = peeled(read->window, result_->slices, span);
       std::optional<Window> physical = physical_window(var, canonical);
-      result_->slices.emplace(var.get(), Slice{var, std::move(canonical), std::move(physical)});
-      result_->order.push_back(var.get());
+      // A Var assigned twice (not SSA) keeps its first slice, and `order` its one position.
+      if (result_->slices.emplace(var.get(), Slice{var, std::move(canonical), std::move(physical)}).second)
+        result_->order.push_back(var.get());
     } else {
       accumulator_use(a.value);
     }

@@ -48,11 +48,7 @@ class CanonicalizeWalker
   ir::Stmt mutate_stmt(const ir::Stmt& s) {
     if (!s) return s;
     collector_.enter(s);
-    const std::size_t known_slices = analysis_->order.size();
-    if (known_slices != tracked_slices_) {  // `s` defined a canonical slice
-      reads_.track(analysis_->order.back());
-      tracked_slices_ = known_slices;
-    }
+    reads_.track_new_slices();  // `s` may have defined a canonical slice
     const std::size_t holders = reads_.holder_count();
     ir::Stmt out = rewritten(s);
     if (reads_.holder_count() != holders) {  // it holds a list defining a slice
@@ -189,7 +185,6 @@ class CanonicalizeWalker
 
   analysis_detail::Collector collector_;
   const SliceAnalysis* analysis_;
-  std::size_t tracked_slices_ = 0;  // the analysis's slices the read counter knows
   bool substituted_ = false;  // a Var was substituted or re-minted: leaves take the generic path
   SliceReadCounter reads_;
   bool reads_exact_ = true;

@@ -558,19 +558,24 @@ TEST_CASE("CT-18, issue 13: the rule walk counts the slice reads of what it prod
   auto counted = walker.take_reads();
   REQUIRE(counted.has_value());
   CHECK(passes::canonicalize::same_reads(*counted, passes::canonicalize::count_slice_reads(rewritten, analysis)));
+  REQUIRE(counted->slices.size() == analysis.order.size());
   auto uses_of = [&](std::string_view name) -> std::int64_t {
     for (const auto& [var, slice] : analysis.slices)
-      if (ir::name_hint(slice.var) == name) return counted->uses.find(var)->second;
+      if (ir::name_hint(slice.var) == name) return counted->slices[analysis.position(var)].reads;
     FAIL("no slice " << name);
     return -1;
   };
   CHECK(uses_of("s1") == 1);
   CHECK(uses_of("s2") == 0);
   CHECK(uses_of("s") == 0);
-  CHECK(counted->listed.size() == 3);
+  CHECK(counted->listed() == 3);
+  // The facts of a slice stand at its position in the analysis's order.
+  for (std::size_t i = 0; i < analysis.order.size(); ++i)
+    CHECK(analysis.position(analysis.order[i]) == i);
+  CHECK(analysis.position(nullptr) == passes::canonicalize::SliceAnalysis::none);
   // And a recount that differs is told apart.
   auto off = *counted;
-  ++off.uses.begin()->second;
+  ++off.slices.front().reads;
   CHECK_FALSE(passes::canonicalize::same_reads(off, *counted));
 }
 
