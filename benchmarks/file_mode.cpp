@@ -1,6 +1,6 @@
 // The file mode of tilewright-bench (file_mode.hpp):
 //
-//   tilewright-bench FILE.pto… [--passes=NAME[,NAME…]] [--repeat=N]
+//   tilewright-bench FILE.pto… [--passes=NAME[,NAME…]] [--repeat=N] [--cold-cache]
 //
 // Each stage runs once to warm up, then N times (default 5); best and median are wall times of
 // the stage alone. The heap columns are of one run: bytes handed out and operator new calls, per
@@ -8,7 +8,7 @@
 // body, recursively, statement lists excepted). A pass runs alone on the parsed program, as
 // upstream's timings were taken; by default the pass the file is named after
 // (`canonicalize_tile_slice_10000.pto` → CanonicalizeTileSlice), or, for any other name, every
-// shipped pass. A pass that rejects the program is reported with its diagnostic, and the exit
+// shipped pass. --cold-cache evicts the caches before every run (cold_cache.hpp). A pass that rejects the program is reported with its diagnostic, and the exit
 // code is 1.
 #include "file_mode.hpp"
 
@@ -30,6 +30,7 @@
 #include "tilewright/text/source.hpp"
 
 #include "allocation_counter.hpp"
+#include "cold_cache.hpp"
 #include "identity_walk.hpp"
 #include "kernel_generator.hpp"
 
@@ -40,10 +41,11 @@ struct FileOptions {
   std::vector<std::string> files;
   std::vector<std::string> passes;  // empty: chosen per file
   int repeat = 5;
+  bool cold_cache = false;
 };
 
 constexpr std::string_view usage =
-    "usage: tilewright-bench FILE.pto... [--passes=NAME[,NAME...]] [--repeat=N]\n"
+    "usage: tilewright-bench FILE.pto... [--passes=NAME[,NAME...]] [--repeat=N] [--cold-cache]\n"
     "       tilewright-bench [--benchmark_filter=REGEX] [--benchmark_...]   (the generated-program families)\n";
 
 std::optional<std::string> parse_options(int argc, char** argv, FileOptions& o) {
@@ -63,8 +65,10 @@ std::optional<std::string> parse_options(int argc, char** argv, FileOptions& o) 
       const long n = std::strtol(argv[i] + 9, &end, 10);
       if (*end != '\0' || n < 1 || n > 1000) return "--repeat takes a count from 1 to 1000, not '" + std::string(arg.substr(9)) + "'";
       o.repeat = static_cast<int>(n);
+    } else if (arg == "--cold-cache") {
+      o.cold_cache = true;
     } else if (arg.starts_with("-")) {
-      return "unknown option '" + std::string(arg) + "' with files (file mode takes --passes=… and --repeat=N; the --benchmark_… flags are for the generated-program families, without files)";
+      return "unknown option '" + std::string(arg) + "' with files (file mode takes --passes=…, --repeat=N and --cold-cache; the --benchmark_… flags are for the generated-program families, without files)";
     } else {
       o.files.emplace_back(arg);
     }
@@ -79,14 +83,16 @@ struct Sample {
   double allocs_per_stmt = 0;
 };
 
-// Warm-up, then `repeat` timed runs of `op`; the heap counters are of the last run.
+// Warm-up, then `o.repeat` timed runs of `op`, each after evicting the caches when asked; the
+// heap counters are of the last run.
 template <class Op>
-Sample measure_stage(int repeat, std::size_t statements, Op&& op) {
+Sample measure_stage(const FileOptions& o, std::size_t statements, Op&& op) {
   using Clock = std::chrono::steady_clock;
   { auto warm = op(); (void)warm; }
   std::vector<double> ms;
   Sample s;
-  for (int i = 0; i < repeat; ++i) {
+  for (int i = 0; i < o.repeat; ++i) {
+    if (o.cold_cache) evict_caches();
     const AllocationCounters before = allocation_counters();
     const auto start = Clock::now();
     auto result = op();
@@ -134,8 +140,8 @@ int bench_file(const std::string& file, const FileOptions& o) {
   const std::size_t statements = count_statements(program);
   std::printf("%s: %zu statements, %d runs after a warm-up\n", file.c_str(), statements, o.repeat);
   std::printf("  %-34s %11s %11s %12s %11s\n", "stage", "best ms", "median ms", "heap B/stmt", "news/stmt");
-  print_row("parse", measure_stage(o.repeat, statements, [&] { return text::parse_program(source, file); }));
-  print_row("identity walk", measure_stage(o.repeat, statements, [&] { return identity_walk(program); }));
+  print_row("parse", measure_stage(o, statements, [&] { return text::parse_program(source, file); }));
+  print_row("identity walk", measure_stage(o, statements, [&] { return identity_walk(program); }));
   int status = 0;
   for (const auto& p : passes_for(file, o)) {
     ir::Program result;
@@ -148,16 +154,16 @@ int bench_file(const std::string& file, const FileOptions& o) {
       status = 1;
       continue;
     }
-    const Sample pass_sample = measure_stage(o.repeat, statements, [&] {
+    const Sample pass_sample = measure_stage(o, statements, [&] {
       pass::PassContext ctx;
       return p.run(program, ctx);
     });
     print_row(std::string(p.info.name), pass_sample, result == program ? "(changed nothing)" : "");
-    print_row("  verify what it produced", measure_stage(o.repeat, statements, [&] {
+    print_row("  verify what it produced", measure_stage(o, statements, [&] {
                 return pass::verify(p.info.produced, result);
               }));
   }
-  print_row("print", measure_stage(o.repeat, statements, [&] { return text::print(program); }));
+  print_row("print", measure_stage(o, statements, [&] { return text::print(program); }));
   return status;
 }
 

@@ -12,6 +12,7 @@
 //   ir/stmt      heap bytes a built program keeps alive, per statement (build only)
 //
 // TILEWRIGHT_BENCH_MAX_STATEMENTS=<n> drops the sizes above n (the CI smoke run uses 10000).
+// TILEWRIGHT_BENCH_COLD_CACHE=1 evicts the caches before every timed run (cold_cache.hpp).
 //
 // <pass>/pypto_file/<n> and identity_walk/pypto_file/<n> run on the kernels upstream printed
 // (../shared/perf/<pass>_<n>.pto, or $TILEWRIGHT_PERF_DIR), parsed outside the timed loop:
@@ -44,6 +45,7 @@
 
 #include "allocation_counter.hpp"
 #include "callgrind.hpp"
+#include "cold_cache.hpp"
 #include "identity_walk.hpp"
 #include "kernel_generator.hpp"
 
@@ -109,8 +111,14 @@ template <class Op>
 void measure(benchmark::State& state, std::size_t statements, Op&& op) {
   const bench::AllocationCounters before = bench::allocation_counters();
   bench::reset_peak();
+  static const bool cold = bench::cold_cache_from_environment();
   bench::instrument(true);
   for (auto _ : state) {
+    if (cold) {
+      state.PauseTiming();
+      bench::evict_caches();
+      state.ResumeTiming();
+    }
     auto result = op();
     benchmark::DoNotOptimize(result);
   }
