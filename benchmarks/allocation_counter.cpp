@@ -12,10 +12,12 @@ namespace tilewright::bench {
 namespace {
 
 AllocationCounters counters;
+bool counting = true;
 
 void* counted_allocate(std::size_t n) {
   void* p = std::malloc(n == 0 ? 1 : n);
   if (!p) throw std::bad_alloc();
+  if (!counting) return p;
   const std::size_t usable = malloc_usable_size(p);
   counters.allocated += usable;
   ++counters.allocations;
@@ -26,7 +28,12 @@ void* counted_allocate(std::size_t n) {
 
 void counted_free(void* p) noexcept {
   if (!p) return;
-  counters.live -= malloc_usable_size(p);
+  if (counting) {
+    // A block allocated while counting was off was never added: `live` only drifts down, and
+    // the figures are differences within one counted run.
+    const std::size_t usable = malloc_usable_size(p);
+    counters.live -= usable < counters.live ? usable : counters.live;
+  }
   std::free(p);
 }
 
@@ -35,6 +42,8 @@ void counted_free(void* p) noexcept {
 AllocationCounters allocation_counters() noexcept { return counters; }
 
 void reset_peak() noexcept { counters.peak = counters.live; }
+
+void count_allocations(bool on) noexcept { counting = on; }
 
 }  // namespace tilewright::bench
 

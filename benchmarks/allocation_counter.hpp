@@ -19,4 +19,8 @@ AllocationCounters allocation_counters() noexcept;
 // Starts a new peak measurement from the current live size.
 void reset_peak() noexcept;
 
+// Counting costs two malloc_usable_size calls per allocation (a few percent of an allocating
+// pass), so the timed runs switch it off; the heap figures come from a run of their own.
+void count_allocations(bool on) noexcept;
+
 }  // namespace tilewright::bench

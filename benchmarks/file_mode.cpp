@@ -83,25 +83,29 @@ struct Sample {
   double allocs_per_stmt = 0;
 };
 
-// Warm-up, then `o.repeat` timed runs of `op`, each after evicting the caches when asked; the
-// heap counters are of the last run.
+// A warm-up run, whose heap use is counted, then `o.repeat` timed runs of `op`, uncounted,
+// each after evicting the caches when asked.
 template <class Op>
 Sample measure_stage(const FileOptions& o, std::size_t statements, Op&& op) {
   using Clock = std::chrono::steady_clock;
-  { auto warm = op(); (void)warm; }
-  std::vector<double> ms;
   Sample s;
-  for (int i = 0; i < o.repeat; ++i) {
-    if (o.cold_cache) evict_caches();
+  {
     const AllocationCounters before = allocation_counters();
-    const auto start = Clock::now();
-    auto result = op();
-    ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+    auto warm = op();
     const AllocationCounters after = allocation_counters();
     const auto n = static_cast<double>(std::max<std::size_t>(statements, 1));
     s.bytes_per_stmt = static_cast<double>(after.allocated - before.allocated) / n;
     s.allocs_per_stmt = static_cast<double>(after.allocations - before.allocations) / n;
   }
+  std::vector<double> ms;
+  count_allocations(false);
+  for (int i = 0; i < o.repeat; ++i) {
+    if (o.cold_cache) evict_caches();
+    const auto start = Clock::now();
+    auto result = op();
+    ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+  }
+  count_allocations(true);
   std::sort(ms.begin(), ms.end());
   s.best_ms = ms.front();
   s.median_ms = ms[ms.size() / 2];

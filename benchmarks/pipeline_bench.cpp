@@ -106,12 +106,19 @@ class Input {
   ir::Program twin_;
 };
 
-// Runs `op` in the timed loop and reports the per-statement counters.
+// Runs `op` once with the heap counted, then in the timed loop uncounted, and reports the
+// per-statement counters.
 template <class Op>
 void measure(benchmark::State& state, std::size_t statements, Op&& op) {
   const bench::AllocationCounters before = bench::allocation_counters();
   bench::reset_peak();
+  {
+    auto result = op();
+    benchmark::DoNotOptimize(result);
+  }
+  const bench::AllocationCounters after = bench::allocation_counters();
   static const bool cold = bench::cold_cache_from_environment();
+  bench::count_allocations(false);
   bench::instrument(true);
   for (auto _ : state) {
     if (cold) {
@@ -123,16 +130,15 @@ void measure(benchmark::State& state, std::size_t statements, Op&& op) {
     benchmark::DoNotOptimize(result);
   }
   bench::instrument(false);
-  const bench::AllocationCounters after = bench::allocation_counters();
+  bench::count_allocations(true);
   const auto n = static_cast<double>(statements);
-  const auto iterations = static_cast<double>(state.iterations());
   using C = benchmark::Counter;
   state.counters["stmts"] = n;
   state.counters["stmts/s"] = C(n, C::kIsIterationInvariantRate);
   state.counters["time/stmt"] =
       C(n, static_cast<C::Flags>(C::kIsIterationInvariantRate | C::kInvert));
   state.counters["alloc/stmt"] =
-      C(static_cast<double>(after.allocated - before.allocated) / iterations / n);
+      C(static_cast<double>(after.allocated - before.allocated) / n);
   state.counters["peak/stmt"] = C(static_cast<double>(after.peak - before.live) / n);
 }
 
