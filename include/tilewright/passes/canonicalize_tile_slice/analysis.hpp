@@ -17,6 +17,7 @@
 // the check silent rather than wrong. The loop back edge is checked, never recorded (CT-24),
 // so the map stays acyclic and one forward sweep suffices.
 #include <cstdint>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -190,12 +191,13 @@ class Collector {
     }
     const std::optional<SliceRead> read = read_slice(a.value, slice_op_, constants_);
     if (read) {
-      windows_.emplace(var.get(), peeled(read->window, windows_, span));
+      name_window(var.get(), peeled(read->window, window_named_by(read->window.base), span));
     } else {
       inherit_window(var, a.value);
     }
     if (read && read->canonical && ir::tile_type(var)) {
-      Window canonical = peeled(read->window, result_->slices, span);
+      const Slice* parent = find_by_var(result_->slices, read->window.base);
+      Window canonical = peeled(read->window, parent ? &parent->window : nullptr, span);
       std::optional<Window> physical = physical_window(var, canonical);
       // A Var assigned twice (not SSA) keeps its first slice, and `order` its one position.
       if (result_->slices.emplace(var.get(), Slice{var, std::move(canonical), std::move(physical)}).second)
@@ -208,20 +210,18 @@ class Collector {
 
   // Where the bytes of canonical slice `var`, with `window` against its chain's base, start.
   std::optional<Window> physical_window(const ir::Expr& var, const Window& window) const {
-    if (!views_.contains(window.base.get())) return window;  // the base is an allocation
+    if (!is_view(window.base)) return window;  // the base is an allocation
     // The base is a view itself: its own window, composed, when the sweep knows it exactly.
-    const Window* composed = find_by_var(windows_, var);
-    if (composed && !composed->first_trip_only && !views_.contains(composed->base.get()))
+    const Window* composed = window_named_by(var);
+    if (composed && !composed->first_trip_only && !is_view(composed->base))
       return *composed;
     return std::nullopt;
   }
 
-  // Vars whose bytes start somewhere inside another tile's storage: every slice, and whatever
-  // names the same storage as one (aliases, views and in-place ops, carries, merges) — with or
-  // without the same extent, unlike the window edges.
+  // Marks `var` a view (Storage::view) when `value` makes it one.
   void track_view(const ir::Expr& var, const ir::Expr& value) {
     if (is_view(value)) {
-      views_.insert(var.get());
+      mark_view(var.get());
       return;
     }
     auto* call = ir::as<ir::Call>(value);
@@ -230,10 +230,23 @@ class Collector {
     if (call->callee.op == slice_op_ ||
         (source >= 0 && static_cast<std::size_t>(source) < call->args.size() &&
          is_view(call->args[source])))
-      views_.insert(var.get());
+      mark_view(var.get());
   }
   [[nodiscard]] bool is_view(const ir::Expr& e) const {
-    return ir::is_var_like(e) && views_.contains(e.get());
+    const Storage* s = find_by_var(storage_, e);
+    return s && s->view;
+  }
+  void mark_view(const ir::ExprNode* var) { storage_.emplace(var).first->second.view = true; }
+
+  // The window `e` names, if any (CT-23).
+  [[nodiscard]] const Window* window_named_by(const ir::Expr& e) const {
+    const Storage* s = find_by_var(storage_, e);
+    return s && s->window ? &*s->window : nullptr;
+  }
+  // `var` names `w`, unless it already names a window: the first edge to bind it wins.
+  void name_window(const ir::ExprNode* var, Window w) {
+    std::optional<Window>& slot = storage_.emplace(var).first->second.window;
+    if (!slot) slot = std::move(w);
   }
 
   // CT-23: `v = w`, and `v = op(src, …)` whose result lives in `src`'s storage.
@@ -251,11 +264,11 @@ class Collector {
   }
 
   void bind(const ir::Expr& target, const ir::Expr& source, bool first_trip_only = false) {
-    const Window* w = find_by_var(windows_, source);
+    const Window* w = window_named_by(source);
     if (!w || !same_window_extent(target->type, source->type)) return;
     Window named = *w;  // copied first: emplace may rehash
     named.first_trip_only |= first_trip_only;
-    windows_.emplace(target.get(), std::move(named));
+    name_window(target.get(), std::move(named));
   }
 
   // The operand an accumulating call writes, when it is a Var.
@@ -273,7 +286,7 @@ class Collector {
     const ir::Expr* dst = call ? destination(*call) : nullptr;
     if (!dst) return;
     if (ir::as<ir::IterArg>(*dst)) carried_destinations_.emplace(dst->get(), value);
-    if (const Window* w = find_by_var(windows_, *dst))
+    if (const Window* w = window_named_by(*dst))
       check_accumulator_window(call->callee.op, value->span, ir::tile_type(*dst), *w);
   }
 
@@ -282,7 +295,7 @@ class Collector {
     for (const auto& ia : iter_args)
       if (auto* it = ir::as<ir::IterArg>(ia)) {
         bind(ia, it->init, /*first_trip_only=*/true);
-        if (is_view(it->init)) views_.insert(ia.get());
+        if (is_view(it->init)) mark_view(ia.get());
       }
   }
 
@@ -295,10 +308,10 @@ class Collector {
     for (std::size_t i = 0; i < return_vars.size() && i < iter_args.size(); ++i)
       if (is_view(iter_args[i]) || !yield ||
           (i < yield->values.size() && is_view(yield->values[i])))
-        views_.insert(return_vars[i].get());
+        mark_view(return_vars[i].get());
     if (!yield || yield->values.size() != iter_args.size()) return;
     for (std::size_t i = 0; i < iter_args.size(); ++i) {
-      const Window* carried = find_by_var(windows_, yield->values[i]);
+      const Window* carried = window_named_by(yield->values[i]);
       if (!carried) continue;
       if (back_edge_taken) {
         const ir::Expr* use = find_by_var(carried_destinations_, iter_args[i]);
@@ -306,7 +319,7 @@ class Collector {
           check_accumulator_window(ir::as<ir::Call>(*use)->callee.op, (*use)->span,
                                    ir::tile_type(iter_args[i]), *carried);
       }
-      const Window* initial = find_by_var(windows_, iter_args[i]);
+      const Window* initial = window_named_by(iter_args[i]);
       if (i < return_vars.size() && initial && carried->same_as(*initial))
         bind(return_vars[i], yield->values[i]);
     }
@@ -321,14 +334,14 @@ class Collector {
     for (std::size_t i = 0; i < n; ++i)
       for (const ir::Yield* y : {then_yield, else_yield})
         if (!y || i >= y->values.size() || is_view(y->values[i]))
-          views_.insert(branch.return_vars[i].get());
+          mark_view(branch.return_vars[i].get());
     if (!branch.else_body) return;
     if (!then_yield || !else_yield || then_yield->values.size() != n ||
         else_yield->values.size() != n)
       return;
     for (std::size_t i = 0; i < n; ++i) {
-      const Window* a = find_by_var(windows_, then_yield->values[i]);
-      const Window* b = find_by_var(windows_, else_yield->values[i]);
+      const Window* a = window_named_by(then_yield->values[i]);
+      const Window* b = window_named_by(else_yield->values[i]);
       if (a && b && a->same_as(*b)) bind(branch.return_vars[i], then_yield->values[i]);
     }
   }
@@ -336,10 +349,18 @@ class Collector {
   StorageRelations relations_;
   ir::OpId slice_op_;
   SliceAnalysis* result_;
-  ByVar<Window> windows_;                 // every Var that names a window (CT-23)
+  // What the sweep knows of a Var's storage, one record per Var so that a Var costs one
+  // probe: the window it names (CT-23), and whether it is a view, its bytes starting somewhere
+  // inside another tile's storage — every slice, and whatever names the same storage as one
+  // (aliases, views and in-place ops, carries, merges), with or without the same extent,
+  // unlike the window edges.
+  struct Storage {
+    std::optional<Window> window;
+    bool view = false;
+  };
+  ByVar<Storage> storage_;
   ByVar<ir::Expr> constants_;             // scalar Var → the ConstInt it is bound to (CT-06)
   ByVar<ir::Expr> carried_destinations_;  // loop carry → the first accumulating call writing it
-  VarSet views_;  // Vars naming storage inside another tile
 };
 
 }  // namespace analysis_detail

@@ -72,9 +72,6 @@ const T* find_by_var(const ByVar<T>& map, const ir::Expr& e) noexcept {
   return it == map.end() ? nullptr : &it->second;
 }
 
-inline const Window& window_of(const Window& w) noexcept { return w; }
-inline const Window& window_of(const Slice& s) noexcept { return s.window; }
-
 // What `var = value` says when `value` slices a Var at a two-element offset: the window
 // against the sliced Var itself, and whether the slice is canonical — exactly (src, shape,
 // offset), a plain window the rewrites may use — or carries valid_shape / drop_dims too
@@ -99,15 +96,12 @@ inline std::optional<SliceRead> read_slice(const ir::Expr& value, ir::OpId slice
                    call->args.size() == 3};
 }
 
-// `w`, a window against its source, stated against the base of the source's own window when
-// `known` (the windows recorded so far) has one: a chained slice peeled, offsets summed.
-template <class Known>
-Window peeled(const Window& w, const ByVar<Known>& known, const ir::Span& span) {
-  const Known* parent = find_by_var(known, w.base);
+// `w`, a window against its source, stated against the base of `parent`, the source's own
+// window when it has one: a chained slice peeled, offsets summed.
+inline Window peeled(const Window& w, const Window* parent, const ir::Span& span) {
   if (!parent) return w;
-  const Window& pw = window_of(*parent);
-  return Window{pw.base, ir::index_add(pw.row, w.row, span), ir::index_add(pw.col, w.col, span),
-                pw.first_trip_only};
+  return Window{parent->base, ir::index_add(parent->row, w.row, span),
+                ir::index_add(parent->col, w.col, span), parent->first_trip_only};
 }
 
 }  // namespace tilewright::passes::canonicalize
