@@ -8,8 +8,8 @@
 // body, recursively, statement lists excepted). A pass runs alone on the parsed program, as
 // upstream's timings were taken; by default the pass the file is named after
 // (`canonicalize_tile_slice_10000.pto` → CanonicalizeTileSlice), or, for any other name, every
-// shipped pass. --cold-cache evicts the caches before every run (cold_cache.hpp). A pass that rejects the program is reported with its diagnostic, and the exit
-// code is 1.
+// shipped pass. --cold-cache evicts the caches before every run (cold_cache.hpp). A pass
+// that rejects the program is reported with its diagnostic, and the exit code is 1.
 #include "file_mode.hpp"
 
 #include <algorithm>

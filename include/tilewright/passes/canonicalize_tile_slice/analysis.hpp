@@ -16,6 +16,7 @@
 // provably keeps the bytes and the extent; anything unproven stays unrecorded, which keeps
 // the check silent rather than wrong. The loop back edge is checked, never recorded (CT-24),
 // so the map stays acyclic and one forward sweep suffices.
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <utility>
@@ -30,20 +31,26 @@ namespace tilewright::passes::canonicalize {
 
 // What the rewrite needs from the sweep.
 struct SliceAnalysis {
-  ByVar<Slice> slices;                     // canonical slices by result Var, in program order
-  std::vector<const ir::ExprNode*> order;  // their Vars in that order (a chain after its source)
-  ByVar<ir::Expr> scalar_defs;             // scalar Var → its defining value, unless a call (CT-14)
+  // Canonical slices by result Var, in program order (the table keeps insertion order): a
+  // chain after its source.
+  ByVar<Slice> slices;
+  ByVar<ir::Expr> scalar_defs;  // scalar Var → its defining value, unless a call (CT-14)
 
   [[nodiscard]] const Slice* slice_of(const ir::Expr& operand) const noexcept {
     return find_by_var(slices, operand);
   }
-  // Where the slice `var` defines stands in `order` (the table keeps its entries in that
-  // order too), or `none`: per-slice facts elsewhere are vectors in that order, found with
-  // the one probe that asks whether a Var is a slice at all.
+  // Where the slice `var` defines stands in program order, or `none`: per-slice facts
+  // elsewhere are vectors in that order, found with the one probe that asks whether a Var is
+  // a slice at all.
   static constexpr std::size_t none = ~std::size_t{0};
   [[nodiscard]] std::size_t position(const ir::ExprNode* var) const noexcept {
     auto it = slices.find(var);
     return it == slices.end() ? none : static_cast<std::size_t>(it - slices.begin());
+  }
+  // The same slices, defined in the same order.
+  [[nodiscard]] bool same_slices_as(const SliceAnalysis& o) const noexcept {
+    return std::equal(slices.begin(), slices.end(), o.slices.begin(), o.slices.end(),
+                      [](const auto& a, const auto& b) { return a.first == b.first; });
   }
 };
 
@@ -199,9 +206,7 @@ class Collector {
       const Slice* parent = find_by_var(result_->slices, read->window.base);
       Window canonical = peeled(read->window, parent ? &parent->window : nullptr, span);
       std::optional<Window> physical = physical_window(var, canonical);
-      // A Var assigned twice (not SSA) keeps its first slice, and `order` its one position.
-      if (result_->slices.emplace(var.get(), Slice{var, std::move(canonical), std::move(physical)}).second)
-        result_->order.push_back(var.get());
+      result_->slices.emplace(var.get(), Slice{var, std::move(canonical), std::move(physical)});
     } else {
       accumulator_use(a.value);
     }

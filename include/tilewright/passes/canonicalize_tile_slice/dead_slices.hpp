@@ -75,7 +75,7 @@ struct SliceUse {
   friend bool operator==(const SliceUse&, const SliceUse&) = default;
 };
 struct SliceReads {
-  // By position in SliceAnalysis::order: the facts of one slice sit together, behind the one
+  // By SliceAnalysis::position: the facts of one slice sit together, behind the one
   // probe of the analysis's table that finds the slice (three tables of their own cost three
   // cache misses per slice on a program larger than the caches).
   std::vector<SliceUse> slices;
@@ -107,7 +107,7 @@ class SliceReadCounter {
   }
   // Tracks the slices the analysis recorded since the last call: at its definition, before
   // any read of it, for a walk that runs the analysis as it goes.
-  void track_new_slices() { reads_.slices.resize(analysis_->order.size()); }
+  void track_new_slices() { reads_.slices.resize(analysis_->slices.size()); }
 
   void count(const ir::Stmt& s) {
     // While no slice is tracked there is nothing to count (a function without slices is never

@@ -52,7 +52,7 @@ struct CanonicalizeTileSlice : pass::FunctionPass<CanonicalizeTileSlice> {
     // Debug builds (every test) check the walk against the phases run on their own: the
     // analysis of the input, and a recount of the result's slice reads that reads every
     // operand, closed ones included (so the derived closed-argument facts are checked too).
-    if (analysis.order != canonicalize::analyze_slices(f->body, registry).order)
+    if (!analysis.same_slices_as(canonicalize::analyze_slices(f->body, registry)))
       ir::throw_internal_error(std::string(info.name),
                                "the analysis run during the rewrite differs from a sweep of the input");
     const canonicalize::SliceReads recount = canonicalize::count_slice_reads(

@@ -163,9 +163,9 @@ class CanonicalizeWalker
     bool flat = true;  // no statement so far is a list make_seq would splice
     for (std::size_t i = 0; i < seq.stmts.size(); ++i) {
       // Only a statement that defined a slice can be one to list: the others are not read.
-      const std::size_t slices_before = analysis_->order.size();
+      const std::size_t slices_before = analysis_->slices.size();
       ir::Stmt next = mutate_stmt(seq.stmts[i]);
-      if (analysis_->order.size() != slices_before) lists_slice |= reads_.list_child(next);
+      if (analysis_->slices.size() != slices_before) lists_slice |= reads_.list_child(next);
       if (!changed) {
         if (next == seq.stmts[i]) {
           flat = flat && !ir::splices_into_list(next);
