@@ -1,6 +1,6 @@
 // The file mode of tilewright-bench (file_mode.hpp):
 //
-//   tilewright-bench FILE.pto… [--passes=NAME[,NAME…]] [--repeat=N] [--cold-cache]
+//   tilewright-bench FILE.pto… [--passes=NAME[,NAME…]] [--repeat=N] [--cold-cache] [--keep-heap]
 //
 // Each stage runs once to warm up, then N times (default 5); best and median are wall times of
 // the stage alone. The heap columns are of one run: bytes handed out and operator new calls, per
@@ -8,7 +8,8 @@
 // body, recursively, statement lists excepted). A pass runs alone on the parsed program, as
 // upstream's timings were taken; by default the pass the file is named after
 // (`canonicalize_tile_slice_10000.pto` → CanonicalizeTileSlice), or, for any other name, every
-// shipped pass. --cold-cache evicts the caches before every run (cold_cache.hpp). A pass
+// shipped pass. --cold-cache evicts the caches before every run (cold_cache.hpp); --keep-heap
+// keeps freed memory in the process instead of returning it to the kernel (heap_policy.hpp). A pass
 // that rejects the program is reported with its diagnostic, and the exit code is 1.
 #include "file_mode.hpp"
 
@@ -31,6 +32,7 @@
 
 #include "allocation_counter.hpp"
 #include "cold_cache.hpp"
+#include "heap_policy.hpp"
 #include "identity_walk.hpp"
 #include "kernel_generator.hpp"
 
@@ -42,10 +44,11 @@ struct FileOptions {
   std::vector<std::string> passes;  // empty: chosen per file
   int repeat = 5;
   bool cold_cache = false;
+  bool keep_heap = false;
 };
 
 constexpr std::string_view usage =
-    "usage: tilewright-bench FILE.pto... [--passes=NAME[,NAME...]] [--repeat=N] [--cold-cache]\n"
+    "usage: tilewright-bench FILE.pto... [--passes=NAME[,NAME...]] [--repeat=N] [--cold-cache] [--keep-heap]\n"
     "       tilewright-bench [--benchmark_filter=REGEX] [--benchmark_...]   (the generated-program families)\n";
 
 std::optional<std::string> parse_options(int argc, char** argv, FileOptions& o) {
@@ -67,8 +70,10 @@ std::optional<std::string> parse_options(int argc, char** argv, FileOptions& o) 
       o.repeat = static_cast<int>(n);
     } else if (arg == "--cold-cache") {
       o.cold_cache = true;
+    } else if (arg == "--keep-heap") {
+      o.keep_heap = true;
     } else if (arg.starts_with("-")) {
-      return "unknown option '" + std::string(arg) + "' with files (file mode takes --passes=…, --repeat=N and --cold-cache; the --benchmark_… flags are for the generated-program families, without files)";
+      return "unknown option '" + std::string(arg) + "' with files (file mode takes --passes=…, --repeat=N, --cold-cache and --keep-heap; the --benchmark_… flags are for the generated-program families, without files)";
     } else {
       o.files.emplace_back(arg);
     }
@@ -183,6 +188,10 @@ int run_file_mode(int argc, char** argv) {
   FileOptions o;
   if (auto error = parse_options(argc, argv, o)) {
     std::fprintf(stderr, "tilewright-bench: error: %s\n%.*s", error->c_str(), static_cast<int>(usage.size()), usage.data());
+    return 2;
+  }
+  if (o.keep_heap && !keep_freed_memory()) {
+    std::fprintf(stderr, "tilewright-bench: error: --keep-heap needs glibc's mallopt, which this build lacks\n");
     return 2;
   }
   int status = 0;

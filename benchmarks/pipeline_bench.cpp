@@ -13,6 +13,9 @@
 //
 // TILEWRIGHT_BENCH_MAX_STATEMENTS=<n> drops the sizes above n (the CI smoke run uses 10000).
 // TILEWRIGHT_BENCH_COLD_CACHE=1 evicts the caches before every timed run (cold_cache.hpp).
+// TILEWRIGHT_BENCH_KEEP_HEAP=1 keeps freed memory in the process (heap_policy.hpp).
+// What a run returns is destroyed outside the timed region, as in the file mode: the time is
+// the work of producing it, not of freeing the previous program.
 //
 // <pass>/pypto_file/<n> and identity_walk/pypto_file/<n> run on the kernels upstream printed
 // (../shared/perf/<pass>_<n>.pto, or $TILEWRIGHT_PERF_DIR), parsed outside the timed loop:
@@ -107,7 +110,9 @@ class Input {
 };
 
 // Runs `op` once with the heap counted, then in the timed loop uncounted, and reports the
-// per-statement counters.
+// per-statement counters. Each run's result is destroyed with the timer (and callgrind's
+// instrumentation) paused: dropping a program is the caller's cost, paid whichever pass made
+// it, and an identity walk, which returns its input, would never pay it.
 template <class Op>
 void measure(benchmark::State& state, std::size_t statements, Op&& op) {
   const bench::AllocationCounters before = bench::allocation_counters();
@@ -119,15 +124,18 @@ void measure(benchmark::State& state, std::size_t statements, Op&& op) {
   const bench::AllocationCounters after = bench::allocation_counters();
   static const bool cold = bench::cold_cache_from_environment();
   bench::count_allocations(false);
+  if (cold) bench::evict_caches();
   bench::instrument(true);
   for (auto _ : state) {
-    if (cold) {
-      state.PauseTiming();
-      bench::evict_caches();
-      state.ResumeTiming();
-    }
-    auto result = op();
-    benchmark::DoNotOptimize(result);
+    std::optional<decltype(op())> result(op());
+    benchmark::DoNotOptimize(*result);
+    // Between two runs, untimed: the result dropped, the caches evicted for the next one.
+    state.PauseTiming();
+    bench::instrument(false);
+    result.reset();
+    if (cold) bench::evict_caches();
+    bench::instrument(true);
+    state.ResumeTiming();
   }
   bench::instrument(false);
   bench::count_allocations(true);

@@ -60,7 +60,7 @@ if compgen -G "benchmarks/*.cpp" >/dev/null; then
   TILEWRIGHT_BENCH_MAX_STATEMENTS="${TILEWRIGHT_BENCH_MAX_STATEMENTS:-1000}" build/bin/tilewright-bench \
     --benchmark_filter="${TILEWRIGHT_BENCH_FILTER:-.}" \
     --benchmark_min_time="${TILEWRIGHT_BENCH_MIN_TIME:-0.01}"
-  build/bin/tilewright-bench examples/kernels/batched_rows_3d.pto --passes=flatten_tile_nd_to_2d --repeat=1 --cold-cache
+  build/bin/tilewright-bench examples/kernels/batched_rows_3d.pto --passes=flatten_tile_nd_to_2d --repeat=1 --cold-cache --keep-heap
 fi
 
 # --- g++, Release (-O3): the default user configuration, and the header check ----------------
