@@ -9,7 +9,8 @@
 //   time/stmt    seconds per statement (shown with SI prefixes: 250n = 250 ns)
 //   alloc/stmt   heap bytes allocated per statement in one run
 //   peak/stmt    highest extra heap in use during one run, per statement
-//   ir/stmt      heap bytes a built program keeps alive, per statement (build only)
+//   ir/stmt      heap bytes a built or parsed program keeps alive, per statement (build, and
+//                the identity walk on upstream's kernels)
 //
 // TILEWRIGHT_BENCH_MAX_STATEMENTS=<n> drops the sizes above n (the CI smoke run uses 10000).
 // TILEWRIGHT_BENCH_COLD_CACHE=1 evicts the caches before every timed run (cold_cache.hpp).
@@ -201,9 +202,14 @@ void bm_pass(benchmark::State& state, const Pass& pass, Workload w, std::size_t 
   });
 }
 
-// A kernel upstream printed for `pass` at `n` statements, parsed once; null when absent.
-const ir::Program* perf_file(std::string_view pass, std::size_t n) {
-  static std::map<std::string, ir::Program> parsed;
+// A kernel upstream printed for `pass` at `n` statements, parsed once, with the heap bytes its
+// IR keeps alive; null when absent.
+struct PerfInput {
+  ir::Program program;
+  std::size_t ir_bytes = 0;
+};
+const PerfInput* perf_file(std::string_view pass, std::size_t n) {
+  static std::map<std::string, PerfInput> parsed;
   namespace fs = std::filesystem;
   const char* env = std::getenv("TILEWRIGHT_PERF_DIR");
   const fs::path dir = env ? fs::path(env) : fs::path(TILEWRIGHT_PERF_DIR);
@@ -214,18 +220,24 @@ const ir::Program* perf_file(std::string_view pass, std::size_t n) {
     if (!in) return nullptr;
     const std::string text(std::istreambuf_iterator<char>(in), {});
     parsed.clear();  // one input at a time: a 100k program is large
-    it = parsed.emplace(file.string(), text::parse_program(text, file.string())).first;
+    const std::size_t live_before = bench::allocation_counters().live;
+    ir::Program program = text::parse_program(text, file.string());
+    const std::size_t ir_bytes = bench::allocation_counters().live - live_before;
+    it = parsed.emplace(file.string(), PerfInput{std::move(program), ir_bytes}).first;
   }
   return &it->second;
 }
 
 template <class Pass>
 void bm_pass_on_file(benchmark::State& state, const Pass& pass, std::size_t n, bool walk_only) {
-  const ir::Program* program = perf_file(Pass::info.factory, n);
-  if (!program) return state.SkipWithError("no ../shared/perf file for this pass and size");
+  const PerfInput* input = perf_file(Pass::info.factory, n);
+  if (!input) return state.SkipWithError("no ../shared/perf file for this pass and size");
+  const ir::Program* program = &input->program;
   const std::size_t statements = bench::count_statements(*program);
   if (walk_only) {
     measure(state, statements, [&] { return identity_walk(*program); });
+    // What the walk reads: it stays in a cache level only while this times the size fits.
+    state.counters["ir/stmt"] = static_cast<double>(input->ir_bytes) / static_cast<double>(statements);
     return;
   }
   measure(state, statements, [&] {
@@ -275,7 +287,7 @@ void register_pass(const Pass& pass, Workload w) {
   constexpr auto nd = Workload::nd_tiles;
   constexpr auto slices = Workload::tile_slices;
   constexpr auto chain = Workload::slice_chain;
-  register_family("build", {views, allocated, nd}, bm_build);
+  register_family("build", {views, allocated, nd, slices, chain}, bm_build);
   register_family("parse", {views, allocated, nd}, bm_parse);
   register_family("print", {views, allocated, nd}, bm_print);
   register_family("structural_equal", {views, allocated, nd}, bm_structural_equal);
