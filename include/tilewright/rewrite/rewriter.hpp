@@ -202,27 +202,42 @@ class Rewriter {
   // `result` (the statement the rules left) preceded by what was emitted while it was
   // rewritten; the original's comments go on the first statement.
   ir::Stmt leave(ir::Stmt result) {
-    Frame f = top();
-    frames_.pop_back();
-    if (pending_.size() == f.pending_begin && !f.replaced) return result;
-    const ir::Stmt& original = *f.original;
-    auto* seq = ir::as<ir::Seq>(result);
-    std::vector<ir::Stmt> out;
-    out.reserve(pending_.size() - f.pending_begin + (seq ? seq->stmts.size() : 0) + 1);
-    out.assign(std::make_move_iterator(pending_.begin() + f.pending_begin),
-               std::make_move_iterator(pending_.end()));
-    pending_.resize(f.pending_begin);
-    if (seq && result->comments.lines.empty())
-      out.insert(out.end(), seq->stmts.begin(), seq->stmts.end());
-    else if (result)
-      out.push_back(std::move(result));
-    const auto& comments = original->comments;
-    if (!comments.lines.empty() && !out.empty()) {
-      for (std::size_t i = 1; i < out.size(); ++i)
-        if (!out[i]->comments.lines.empty()) out[i] = with_comments(out[i], {});
-      if (out.front()->comments.lines != comments.lines) out.front() = with_comments(out.front(), comments);
+    const Frame& f = top();
+    if (pending_.size() == f.pending_begin && !f.replaced) {
+      frames_.pop_back();
+      return result;
     }
-    return out.size() == 1 ? out.front() : ir::make_seq(std::move(out), original->span);
+    const ir::Span span = (*f.original)->span;
+    std::vector<ir::Stmt> out;
+    out.reserve(pending_.size() - f.pending_begin + 1);
+    leave_into(std::move(result), [&](ir::Stmt s) { out.push_back(std::move(s)); });
+    return out.size() == 1 ? out.front() : ir::make_seq(std::move(out), span);
+  }
+
+  // The statements `leave` would return, each handed to `sink(ir::Stmt)` in order, as a
+  // statement list holds them (a result that is a list without comments is spliced), with no
+  // list of their own: for a driver that is building the list the statement stands in.
+  template <class Sink>
+  void leave_into(ir::Stmt result, Sink&& sink) {
+    const Frame f = top();
+    frames_.pop_back();
+    const ir::Comments& comments = (*f.original)->comments;
+    bool first = true;
+    auto put = [&](ir::Stmt s) {
+      if (!comments.lines.empty()) {
+        if (first && s->comments.lines != comments.lines) s = with_comments(s, comments);
+        else if (!first && !s->comments.lines.empty()) s = with_comments(s, {});
+      }
+      first = false;
+      sink(std::move(s));
+    };
+    for (std::size_t i = f.pending_begin; i < pending_.size(); ++i) put(std::move(pending_[i]));
+    pending_.resize(f.pending_begin);
+    if (ir::splices_into_list(result)) {
+      for (const auto& s : ir::as<ir::Seq>(result)->stmts) put(s);
+    } else if (result) {
+      put(std::move(result));
+    }
   }
 
   // The walker `resolve` goes back to.

@@ -162,13 +162,24 @@ class CanonicalizeWalker
     bool lists_slice = false;
     bool flat = true;  // no statement so far is a list make_seq would splice
     for (std::size_t i = 0; i < seq.stmts.size(); ++i) {
+      const ir::Stmt& child = seq.stmts[i];
       // Only a statement that defined a slice can be one to list: the others are not read.
       const std::size_t slices_before = analysis_->slices.size();
-      ir::Stmt next = mutate_stmt(seq.stmts[i]);
-      if (analysis_->slices.size() != slices_before) lists_slice |= reads_.list_child(next);
+      // A leaf comes back as the statements it stands for (leaf_pieces), anything else as one.
+      const bool leaf = !substituted_ && is_leaf_stmt(child);
+      ir::Stmt next;
+      if (leaf) leaf_pieces(child);
+      else next = mutate_stmt(child);
+      if (analysis_->slices.size() != slices_before) {
+        if (leaf) {
+          for (const auto& piece : pieces_) lists_slice |= reads_.list_child(piece);
+        } else {
+          lists_slice |= reads_.list_child(next);
+        }
+      }
       if (!changed) {
-        if (next == seq.stmts[i]) {
-          flat = flat && !ir::splices_into_list(next);
+        if (leaf ? pieces_.size() == 1 && pieces_.front() == child : next == child) {
+          flat = flat && !ir::splices_into_list(child);
           continue;
         }
         changed = true;
@@ -176,15 +187,41 @@ class CanonicalizeWalker
         if (flat) out.assign(seq.stmts.begin(), seq.stmts.begin() + static_cast<std::ptrdiff_t>(i));
         else for (std::size_t j = 0; j < i; ++j) ir::append_flattened(out, seq.stmts[j]);
       }
-      ir::append_flattened(out, std::move(next));
+      if (leaf) {
+        for (auto& piece : pieces_) ir::append_flattened(out, std::move(piece));
+      } else {
+        ir::append_flattened(out, std::move(next));
+      }
     }
     ir::Stmt result = changed ? ir::make_stmt(ir::Seq{std::move(out)}, s->span) : s;
     if (lists_slice) reads_.hold(result);
     return result;
   }
 
+  // What mutate_stmt makes of a leaf statement of a list while no Var has been substituted,
+  // left in pieces_ rather than in a list of its own that the list being rebuilt would only
+  // take apart again: the statements the rules emitted for it, then what they left of it
+  // (usually the statement itself, alone), each counted as it comes.
+  void leaf_pieces(const ir::Stmt& s) {
+    pieces_.clear();
+    collector_.enter(s);
+    reads_.track_new_slices();  // `s` may have defined a canonical slice
+    rewriter().enter(s);
+    ir::Stmt out = rewrite_stmt(s, s);
+    rewriter().leave_into(std::move(out), [&](ir::Stmt piece) {
+      // As counted(): only the last piece may have statements inside.
+      if (!pieces_.empty() && !is_leaf_stmt(pieces_.back())) reads_exact_ = false;
+      reads_.count(piece);
+      pieces_.push_back(std::move(piece));
+    });
+    collector_.leave(s);
+  }
+
   analysis_detail::Collector collector_;
   const SliceAnalysis* analysis_;
+  // leaf_pieces' result, taken by rebuild_seq before the next statement: one buffer for the
+  // walk (a leaf has no statements inside, so none is produced while it is in use).
+  std::vector<ir::Stmt> pieces_;
   bool substituted_ = false;  // a Var was substituted or re-minted: leaves take the generic path
   SliceReadCounter reads_;
   bool reads_exact_ = true;
