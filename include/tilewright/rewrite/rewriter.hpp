@@ -183,11 +183,12 @@ class Rewriter {
     std::size_t rebinds;
   };
   [[nodiscard]] Checkpoint attempt() const noexcept { return {pending_.size(), rebinds_.size()}; }
-  // Most rules decline before emitting anything: then there is nothing to drop, and the
-  // out-of-line resize is not even called (it runs once per rule tried on every statement).
-  void rollback(Checkpoint cp) {
-    if (pending_.size() != cp.pending) pending_.resize(cp.pending);
-    if (rebinds_.size() != cp.rebinds) rebinds_.resize(cp.rebinds);
+  // Most rules decline before emitting anything: then there is nothing to drop, and only the
+  // two comparisons run where the driver tried the rule (once per rule tried on every
+  // statement); the dropping itself is out of line.
+  [[gnu::always_inline]] void rollback(Checkpoint cp) {
+    if (pending_.size() != cp.pending || rebinds_.size() != cp.rebinds) [[unlikely]]
+      drop_since(cp);
   }
   // A rule replaced the current statement.
   void replaced() noexcept { top().replaced = true; }
@@ -270,6 +271,11 @@ class Rewriter {
   static const ir::Span& null_span() noexcept {
     static const ir::Span none;
     return none;
+  }
+
+  [[gnu::noinline]] void drop_since(Checkpoint cp) {
+    pending_.resize(cp.pending);
+    rebinds_.resize(cp.rebinds);
   }
 
   static ir::Stmt with_comments(const ir::Stmt& s, ir::Comments comments) {
