@@ -212,3 +212,68 @@ TEST_CASE("rewrite: fixpoint driver repeats sweeps and stops at the budget") {
   CHECK_FALSE(endless.converged);
   CHECK(endless.counters[0].applied >= 10);
 }
+
+namespace {
+// A statement of `t` exp'd into a fresh Var named `name`, with `comments` above it.
+ir::Stmt exp_stmt(const ir::Expr& t, std::string name, std::vector<std::string> comments = {}) {
+  auto e = call("tile.exp", {t});
+  ir::StmtNode s = *let(var_for(name.c_str(), e), e);
+  s.comments.lines = std::move(comments);
+  return ir::make_stmt(std::move(s));
+}
+std::vector<std::string> names_of(const std::vector<ir::Stmt>& stmts) {
+  std::vector<std::string> out;
+  for (const auto& s : stmts) out.emplace_back(ir::name_hint(ir::as<ir::Assign>(s)->var));
+  return out;
+}
+}  // namespace
+
+TEST_CASE("rewrite: leave_into hands over, one by one, the statements leave returns as a list") {
+  auto t = tile("t", {16, 32}, DataType::FP32);
+  const ir::Stmt original = exp_stmt(t, "y", {"# above y"});
+  using Names = std::vector<std::string>;
+  // What a rule did to `original`: `emitted` before it, and `result` left in its place.
+  auto both_ways = [&](const std::vector<ir::Stmt>& emitted, const ir::Stmt& result) {
+    Rewriter rw;
+    std::vector<ir::Stmt> handed;
+    rw.enter(original);
+    for (const auto& s : emitted) rw.emit(s);
+    rw.replaced();
+    rw.leave_into(result, [&](ir::Stmt s) { handed.push_back(std::move(s)); });
+    Rewriter again;
+    again.enter(original);
+    for (const auto& s : emitted) again.emit(s);
+    again.replaced();
+    const ir::Stmt left = again.leave(result);
+    const std::vector<ir::Stmt> listed = ir::body_stmts(left);
+    REQUIRE(handed.size() == listed.size());
+    for (std::size_t i = 0; i < handed.size(); ++i) {
+      CHECK(ir::structural_equal(handed[i], listed[i]));
+      CHECK(handed[i]->comments.lines == listed[i]->comments.lines);
+    }
+    return handed;
+  };
+  SUBCASE("emitted statements first; the original's comments move to the first, others lose theirs") {
+    auto handed = both_ways({exp_stmt(t, "a"), exp_stmt(t, "b", {"# stray"})}, exp_stmt(t, "y", {"# above y"}));
+    CHECK(names_of(handed) == Names{"a", "b", "y"});
+    CHECK(handed[0]->comments.lines == std::vector<std::string>{"# above y"});
+    CHECK(handed[1]->comments.lines.empty());
+    CHECK(handed[2]->comments.lines.empty());
+  }
+  SUBCASE("a result that is a list without comments is spliced, statement by statement") {
+    auto handed = both_ways({exp_stmt(t, "a")}, ir::make_seq({exp_stmt(t, "c"), exp_stmt(t, "d")}));
+    CHECK(names_of(handed) == Names{"a", "c", "d"});
+  }
+  SUBCASE("erased: only what was emitted") {
+    auto handed = both_ways({exp_stmt(t, "a")}, ir::make_seq({}));
+    CHECK(names_of(handed) == Names{"a"});
+  }
+  SUBCASE("nothing emitted, nothing replaced: the statement itself, once, comments kept") {
+    Rewriter rw;
+    std::vector<ir::Stmt> handed;
+    rw.enter(original);
+    rw.leave_into(original, [&](ir::Stmt s) { handed.push_back(std::move(s)); });
+    REQUIRE(handed.size() == 1);
+    CHECK(handed[0] == original);
+  }
+}
