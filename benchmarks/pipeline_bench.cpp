@@ -236,7 +236,8 @@ void bm_pass_on_file(benchmark::State& state, const Pass& pass, std::size_t n, b
   const std::size_t statements = bench::count_statements(*program);
   if (walk_only) {
     measure(state, statements, [&] { return identity_walk(*program); });
-    // What the walk reads: it stays in a cache level only while this times the size fits.
+    // What the walk reads per statement: a program stays in a cache level while this many
+    // bytes per statement, times its statements, fit there.
     state.counters["ir/stmt"] = static_cast<double>(input->ir_bytes) / static_cast<double>(statements);
     return;
   }
