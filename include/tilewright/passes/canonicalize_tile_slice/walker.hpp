@@ -14,6 +14,7 @@
 // own costs as much as the walk's misses.
 #include <cstddef>
 #include <optional>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -47,18 +48,24 @@ class CanonicalizeWalker
 
   ir::Stmt mutate_stmt(const ir::Stmt& s) {
     if (!s) return s;
-    collector_.enter(s);
-    reads_.track_new_slices();  // `s` may have defined a canonical slice
-    const std::size_t holders = reads_.holder_count();
-    ir::Stmt out = rewritten(s);
-    if (reads_.holder_count() != holders) {  // it holds a list defining a slice
-      reads_.hold(out);
-      // `s` came back behind fresh statements (CT-17a's copies, a rule's): it is the last.
-      if (auto* seq = ir::as<ir::Seq>(out); seq && !ir::as<ir::Seq>(s) && !seq->stmts.empty())
-        reads_.hold(seq->stmts.back());
+    if (takes_leaf_path(s)) {
+      if (leaf_pieces(s)) return s;
+      if (pieces_.size() == 1) return std::move(pieces_.front());
+      ir::Stmt list = ir::make_seq(std::move(pieces_), s->span);
+      reads_.list(list);
+      return list;
     }
-    collector_.leave(s);
-    return out;
+    return analyzed(s, [&] {
+      const std::size_t holders = reads_.holder_count();
+      ir::Stmt out = rewritten(s);
+      if (reads_.holder_count() != holders) {  // it holds a list defining a slice
+        reads_.hold(out);
+        // `s` came back behind fresh statements (CT-17a's copies, a rule's): it is the last.
+        if (auto* seq = ir::as<ir::Seq>(out); seq && !ir::as<ir::Seq>(s) && !seq->stmts.empty())
+          reads_.hold(seq->stmts.back());
+      }
+      return out;
+    });
   }
 
   // A Var whose type or initializer changed is re-minted (Mutator::mutate_definition): from
@@ -78,15 +85,32 @@ class CanonicalizeWalker
   }
 
  private:
-  // What the rules make of `s`. The generic rebuild copies every node to map its children.
-  // Two shapes skip it: a statement list (its one field, the statements, is walked in place
-  // and copied only from the first that changes), and, while no Var has been substituted or re-minted, a
-  // statement without nested statements (every expression then maps to itself: no rule is
-  // rooted at an expression, and none rebinds a Var — they keep the Var and replace its
-  // value). Both still enter the rewriter's frame and are offered to the rules.
-  // Each statement of the result is counted where it is produced: a list's statements as
-  // they were walked (and listed there, while at hand); anything else comes back as itself,
-  // or as fresh statements (the rules' copies) and then it, and is counted here.
+  // The analysis reads `s` before the rules see it, and leaves it after the statements nested
+  // in it (Collector::enter/leave): `f` rewrites it in between.
+  template <class F>
+  std::invoke_result_t<F&> analyzed(const ir::Stmt& s, F&& f) {
+    collector_.enter(s);
+    reads_.track_new_slices();  // `s` may have defined a canonical slice
+    auto out = f();
+    collector_.leave(s);
+    return out;
+  }
+
+  // The generic rebuild copies every node to map its children. Two shapes skip it: a
+  // statement list (rewritten below: its one field, the statements, is walked in place and
+  // copied only from the first that changes), and, while no Var has been substituted or
+  // re-minted, a statement without nested statements (leaf_pieces: every expression then
+  // maps to itself, as no rule is rooted at an expression and none rebinds a Var — they keep
+  // the Var and replace its value). Both still enter the rewriter's frame and are offered to
+  // the rules.
+  [[nodiscard]] bool takes_leaf_path(const ir::Stmt& s) const noexcept {
+    return !substituted_ && is_leaf_stmt(s);
+  }
+
+  // What the rules make of `s`, a statement that does not take the leaf path. Each statement
+  // of the result is counted where it is produced: a list's statements as they were walked
+  // (and listed there, while at hand); anything else comes back as itself, or as fresh
+  // statements (CT-17a's copies) and then it, and is counted here.
   ir::Stmt rewritten(const ir::Stmt& s) {
     if (auto* seq = ir::as<ir::Seq>(s)) {
       ir::Stmt rebuilt;
@@ -99,7 +123,6 @@ class CanonicalizeWalker
 
   // What a statement that is not a list becomes, loop initializer copies (CT-17a) included.
   ir::Stmt produce(const ir::Stmt& s) {
-    if (!substituted_ && is_leaf_stmt(s)) return rewrite_rebuilt(s, [&] { return s; });
     const std::vector<ir::Expr>* iter_args = loop_carries(s);
     if (!iter_args) return RuleWalker::mutate_stmt(s);
     std::vector<ir::Stmt> copies;
@@ -166,10 +189,15 @@ class CanonicalizeWalker
       // Only a statement that defined a slice can be one to list: the others are not read.
       const std::size_t slices_before = analysis_->slices.size();
       // A leaf comes back as the statements it stands for (leaf_pieces), anything else as one.
-      const bool leaf = !substituted_ && is_leaf_stmt(child);
+      const bool leaf = takes_leaf_path(child);
+      bool same = false;
       ir::Stmt next;
-      if (leaf) leaf_pieces(child);
-      else next = mutate_stmt(child);
+      if (leaf) {
+        same = leaf_pieces(child);
+      } else {
+        next = mutate_stmt(child);
+        same = next == child;
+      }
       if (analysis_->slices.size() != slices_before) {
         if (leaf) {
           for (const auto& piece : pieces_) lists_slice |= reads_.list_child(piece);
@@ -178,7 +206,7 @@ class CanonicalizeWalker
         }
       }
       if (!changed) {
-        if (leaf ? pieces_.size() == 1 && pieces_.front() == child : next == child) {
+        if (same) {
           flat = flat && !ir::splices_into_list(child);
           continue;
         }
@@ -198,23 +226,23 @@ class CanonicalizeWalker
     return result;
   }
 
-  // What mutate_stmt makes of a leaf statement of a list while no Var has been substituted,
-  // left in pieces_ rather than in a list of its own that the list being rebuilt would only
-  // take apart again: the statements the rules emitted for it, then what they left of it
-  // (usually the statement itself, alone), each counted as it comes.
-  void leaf_pieces(const ir::Stmt& s) {
-    pieces_.clear();
-    collector_.enter(s);
-    reads_.track_new_slices();  // `s` may have defined a canonical slice
-    rewriter().enter(s);
-    ir::Stmt out = rewrite_stmt(s, s);
-    rewriter().leave_into(std::move(out), [&](ir::Stmt piece) {
-      // As counted(): only the last piece may have statements inside.
-      if (!pieces_.empty() && !is_leaf_stmt(pieces_.back())) reads_exact_ = false;
-      reads_.count(piece);
-      pieces_.push_back(std::move(piece));
+  // What a statement taking the leaf path becomes, left in pieces_ rather than in a list of
+  // its own that the list being rebuilt would only take apart again: the statements the rules
+  // emitted for it, then what they left of it, each counted as it comes. Returns whether that
+  // is the statement itself, alone (the usual answer).
+  bool leaf_pieces(const ir::Stmt& s) {
+    return analyzed(s, [&] {
+      pieces_.clear();
+      rewriter().enter(s);
+      ir::Stmt out = rewrite_stmt(s, s);
+      rewriter().leave_into(std::move(out), [&](ir::Stmt piece) {
+        // As counted(): only the last piece may have statements inside.
+        if (!pieces_.empty() && !is_leaf_stmt(pieces_.back())) reads_exact_ = false;
+        reads_.count(piece);
+        pieces_.push_back(std::move(piece));
+      });
+      return pieces_.size() == 1 && pieces_.front() == s;
     });
-    collector_.leave(s);
   }
 
   analysis_detail::Collector collector_;
