@@ -49,6 +49,11 @@ struct Options {
   // Also partial valid extents that are not a leading-ones prefix (FL-10 merges those
   // into a rectangle that is not the set of valid elements: see docs/interpreter.md).
   bool any_partial_valid = false;
+  // Also, in some programs, the inputs FlattenTileNdTo2D must refuse rather than flatten
+  // into another computation (issue 34): column reductions, broadcasts along a leading axis,
+  // lower-rank stores into tensors with a dynamic or a too-short axis, partial valid extents
+  // anywhere. The pass may refuse them; it may never change what they compute.
+  bool adversarial = true;
 };
 
 namespace detail {
@@ -133,6 +138,7 @@ struct FlattenGen : Gen {
   Dims xshape;  // its shape
   bool any_partial = false;
   std::vector<Expr> pool;  // tiles of shape `page`
+  Expr dyn_n;              // the one dynamic dim of the adversarial stores
 
   using Gen::Gen;
 
@@ -154,6 +160,46 @@ struct FlattenGen : Gen {
     return v;
   }
   Expr some_tile() { return pick(pool); }
+
+  // The adversarial steps (Options::adversarial).
+  void adversarial_step() {
+    const std::size_t rank = page.size();
+    switch (rng.range(0, 2)) {
+      case 0: {  // FL-08: a column reduction, along axis 0
+        static const std::vector<std::string> ops = {"tile.col_sum", "tile.col_max", "tile.col_min"};
+        Dims reduced = page;
+        reduced[0] = 1;
+        store_fresh(let("col", pick(ops), {some_tile()}), reduced, dt);
+        break;
+      }
+      case 1: {  // a broadcast operand: some leading axes 1, the others the page's
+        Dims b = page;
+        for (std::size_t k = 0; k + 1 < rank; ++k)
+          if (rng.coin()) b[k] = 1;
+        Expr small = let("bc", "tile.load", {x, tup(Dims(rank, 0)), tup(b), tup(b)}, mem(MemorySpace::Vec));
+        pool.push_back(rng.coin() ? let("e", "tile.add", {some_tile(), small}) : let("e", "tile.mul", {small, some_tile()}));
+        break;
+      }
+      default: {  // FL-24: a 2-D tile stored into a rank-3 tensor, the rows a run of its rows
+        const std::int64_t cols = page.back(), rows = count(page) / cols;
+        Expr flat = rank == 2 ? load_page(page) : let("flat", "tile.reshape", {load_page(page), tup({rows, cols})});
+        std::vector<Expr> shape;
+        std::vector<Expr> off = {ir::make_int(0), ir::make_int(0), ir::make_int(0)};
+        if (rng.coin()) {  // a dynamic middle axis: the rows may or may not spill over it
+          if (!dyn_n) dyn_n = ir::make_var("N", ir::scalar_type(DataType::INDEX));
+          shape = {ir::make_int(2), dyn_n, ir::make_int(cols)};
+        } else {
+          std::int64_t mid = rng.range(1, rows + 2);
+          std::int64_t outer = (rows + mid - 1) / mid + rng.range(0, 1);
+          shape = {ir::make_int(outer), ir::make_int(mid), ir::make_int(cols)};
+          if (rng.coin(30)) off[1] = ir::make_int(rng.range(0, mid - 1));
+        }
+        Expr out = f.param(name("out"), ir::make_tensor_type(shape, dt), ir::ParamDirection::Out);
+        results.push_back(let("stored", "tile.store", {flat, ir::make_tuple(off), out}));
+        break;
+      }
+    }
+  }
 
   void step(int depth) {
     int choice = static_cast<int>(rng.range(0, 13));
@@ -259,7 +305,7 @@ struct FlattenGen : Gen {
 
 inline ir::Program flatten_elementwise(const Options& o) {
   FlattenGen g(o.seed);
-  g.any_partial = o.any_partial_valid;
+  g.any_partial = o.any_partial_valid || (o.adversarial && g.rng.coin(10));
   auto rank = static_cast<std::size_t>(g.pick(std::vector<std::int64_t>{1, 2, 3, 3, 3, 4, 4, 5}));
   g.dt = g.rng.coin(20) ? DataType::FP16 : DataType::FP32;
   g.page = random_page(g.rng, rank, g.dt);
@@ -269,9 +315,13 @@ inline ir::Program flatten_elementwise(const Options& o) {
   g.x = g.f.param("x", tensor_t(g.xshape, g.dt));
   g.pool.push_back(g.load_page(g.random_valid()));
   auto steps = g.rng.range(2, 9);
+  const bool adversarial = o.adversarial && g.rng.coin(25);
   for (std::int64_t i = 0; i < steps; ++i) {
     try {
-      g.step(0);
+      if (adversarial && g.rng.coin(25))
+        g.adversarial_step();
+      else
+        g.step(0);
     } catch (const ir::Error&) {
       // The registry refused this combination (its deducer's checks): skip the step; what it
       // already emitted is dead code, which the passes must handle as well.

@@ -124,7 +124,7 @@ TILEWRIGHT_API RunResult run_entry(const ir::Program& program, const std::string
     auto b = std::make_shared<Buffer>();
     b->name = name;
     b->dtype = acc.dtype;
-    b->data.assign(static_cast<std::size_t>(acc.extent()), 0.0);
+    b->data.assign(run_allocation(acc.extent(), "parameter '" + name + "' " + dims_string(acc.shape), p.var->span), 0.0);
     b->defined.assign(b->data.size(), 0);
     if (given) {
       NpyArray a = npy_decode(driver_detail::slurp(file), file.string());

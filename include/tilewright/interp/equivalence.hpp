@@ -212,7 +212,8 @@ TILEWRIGHT_API EquivalenceReport check_function(const ir::Program& reference, co
             auto b = std::make_shared<Buffer>();
             b->name = std::string(ir::name_hint(rp.var));
             b->dtype = ra.dtype;
-            b->data.assign(static_cast<std::size_t>(extent), 0.0);
+            b->data.assign(run_allocation(extent, "parameter '" + b->name + "' " + dims_string(ra.shape), rp.var->span),
+                           0.0);
             b->defined.assign(b->data.size(), 0);
             if (rp.direction != ir::ParamDirection::Out) {
               for (auto& x : b->data) x = random_element(rng, ra.dtype);

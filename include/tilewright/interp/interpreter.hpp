@@ -55,9 +55,11 @@ struct TensorAccess {
     std::int64_t last = 0;
     for (std::size_t i = 0; i < shape.size(); ++i) {
       if (shape[i] <= 0) return 0;
-      last += (shape[i] - 1) * strides[i];
+      std::int64_t reach = 0;
+      if (__builtin_mul_overflow(shape[i] - 1, strides[i], &reach) || __builtin_add_overflow(last, reach, &last))
+        return INT64_MAX;  // saturates: run_allocation refuses it
     }
-    return last + 1;
+    return last == INT64_MAX ? last : last + 1;
   }
 };
 

@@ -52,6 +52,7 @@ inline std::shared_ptr<Tile> new_result(const OpCall& c) {
   TileInfo info = c.result_tile();
   if (!is_modelled(info.dtype))
     c.fail(RunErrorKind::unsupported, "dtype " + std::string(ir::name_of(info.dtype)) + " is not modelled");
+  run_allocation(element_count(info.shape), "the tile " + dims_string(info.shape), c.expr->span);
   return std::make_shared<Tile>(info.dtype, info.shape, info.valid);
 }
 
@@ -810,7 +811,7 @@ inline Value tensor_create(OpCall& c) {
   auto b = std::make_shared<Buffer>();
   b->name = "tensor.create";
   b->dtype = a.dtype;
-  b->data.assign(static_cast<std::size_t>(a.extent()), 0.0);
+  b->data.assign(run_allocation(a.extent(), "the tensor " + dims_string(a.shape), c.expr->span), 0.0);
   b->defined.assign(b->data.size(), 0);
   if (c.name == "tensor.full") {
     const Scalar& v = c.scalar(1);

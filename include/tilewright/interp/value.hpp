@@ -23,9 +23,14 @@ namespace tilewright::interp {
 using ir::DataType;
 using Dims = std::vector<std::int64_t>;
 
+// Saturates at INT64_MAX: a shape from the text may name more elements than 64 bits count,
+// and such a count must reach the budget check below, not overflow.
 inline std::int64_t element_count(const Dims& d) noexcept {
   std::int64_t n = 1;
-  for (auto x : d) n *= x;
+  for (auto x : d) {
+    if (x <= 0) return 0;
+    if (__builtin_mul_overflow(n, x, &n)) return INT64_MAX;
+  }
   return n;
 }
 
@@ -124,6 +129,23 @@ class RunError : public std::runtime_error {
   RunErrorKind kind_;
   ir::Span span_;
 };
+
+// The most elements one tensor buffer or tile may hold in a run (16 Mi: about 150 MB with
+// its defined bits). A run needs memory for everything it allocates, several times over in
+// an equivalence check, so a larger one is refused up front, at the value's location, with
+// its size, rather than left to exhaust memory (issue 34).
+inline constexpr std::int64_t k_max_run_elements = std::int64_t{1} << 24;
+
+inline std::size_t run_allocation(std::int64_t count, const std::string& what, const ir::Span& span) {
+  if (count < 0 || count > k_max_run_elements)
+    throw RunError(RunErrorKind::unsupported,
+                   what + " needs " + (count == INT64_MAX ? std::string("more than 2^63") : std::to_string(count)) +
+                       " elements, more than the " + std::to_string(k_max_run_elements) +
+                       " the interpreter allocates for one value; run the program with smaller shapes (--dims=NAME=N "
+                       "for its dynamic ones)",
+                   span);
+  return static_cast<std::size_t>(count);
+}
 
 // Something a run did that is not an error but deserves a word: an undefined element
 // stored into a tensor's valid region.

@@ -36,6 +36,7 @@ enum class OpTrait : std::uint32_t {
   internal_only = 1u << 2,     // created by passes, not by users
   retargetable = 1u << 3,      // the output space comes from a `target_memory` kwarg with no default
   deduces_type = 1u << 4,      // the row has a type deducer
+  rowwise = 1u << 5,           // each result row is computed from the same row of each operand
 };
 using OpTraits = std::uint32_t;
 constexpr OpTraits operator|(OpTrait a, OpTrait b) noexcept {

@@ -32,6 +32,7 @@ enum class partition_errc : std::uint8_t {
   rows_not_whole_axis,       // rows spill over an axis without filling it a whole number of times
   nonzero_offset_on_full_axis,  // an axis the rows fill completely must start at 0
   rows_exceed_tensor,           // the leading axes together hold fewer rows than the tile
+  rows_may_cross_axis,          // rows stop on an axis at a symbolic offset: they may spill over
 };
 
 struct partition_error {
@@ -55,21 +56,50 @@ struct partition_window {
   maybe_dims shape;
 };
 
+// A tile of rank r < n written at `offsets`: does the aligned box [1.., valid...] cover
+// exactly the rows that run from the offsets on? Yes when the tile's outermost leading axis
+// that is not provably 1 starts and ends inside its tensor axis (the valid extent bounded
+// by the physical one), and every tile axis inside it is the whole tensor axis from 0.
+[[nodiscard]] constexpr bool aligned_is_row_run(std::span<const maybe_i64> tile_valid,
+                                                std::span<const maybe_i64> tile_shape,
+                                                std::span<const maybe_i64> tensor,
+                                                std::span<const maybe_i64> offsets) noexcept {
+  const std::size_t r = tile_valid.size(), pad = tensor.size() - r;
+  std::size_t j = 0;
+  while (j + 1 < r && tile_valid[j] == 1) ++j;
+  if (j + 1 >= r) return true;  // a single row
+  const maybe_i64 bound = tile_valid[j] ? tile_valid[j] : tile_shape[j];
+  const maybe_i64 ext = tensor[pad + j], off = offsets[pad + j];
+  if (!bound || !ext || !off) return false;
+  const auto end = checked_add(*off, *bound);
+  if (!end || *end > *ext) return false;
+  for (std::size_t t = j + 1; t + 1 < r; ++t) {
+    if (!tile_valid[t] || tile_valid[t] != tensor[pad + t] || offsets[pad + t] != 0) return false;
+  }
+  return true;
+}
+
 // FL-24. Inputs, all of tensor rank except `tile_valid`:
 //   tile_valid  the tile's valid extents (its physical ones when it has no valid_shape)
 //   tensor      the destination's extents (the innermost may be symbolic)
 //   offsets     the store's offsets (any may be symbolic)
 // Worked: [6,8] into [2,3,8] → [2,3,8]; [12,8] into [2,2,4,8] → rows_not_whole_axis at
 // axis 1 (extent 2, 3 rows remain); valid [1,10,512] of a [1,16,512] tile → [1,10,512].
+//   tile_shape  the tile's physical extents: a bound on each symbolic valid extent
+// A tile of the tensor's rank lands on the tensor's axes one for one, so its box is the
+// aligned one. A tile of lower rank writes `rows` consecutive row-major rows of the tensor
+// from the offsets on (issue 34): the aligned box is that run only when it provably is one
+// (the rows stay inside the axis they start on, the axes inside it are whole); otherwise the
+// rows are walked over the axes, and what cannot be proved is refused, never guessed.
 [[nodiscard]] constexpr result<partition_window, partition_error> store_partition_window(
-    std::span<const maybe_i64> tile_valid, std::span<const maybe_i64> tensor,
-    std::span<const maybe_i64> offsets) noexcept {
+    std::span<const maybe_i64> tile_valid, std::span<const maybe_i64> tile_shape,
+    std::span<const maybe_i64> tensor, std::span<const maybe_i64> offsets) noexcept {
   const std::size_t n = tensor.size();
   if (n > k_max_rank || tile_valid.size() > k_max_rank) {
     return partition_error{.code = partition_errc::rank_exceeds_capacity};
   }
   if (offsets.size() != n) return partition_error{.code = partition_errc::offset_rank_mismatch};
-  if (tile_valid.size() > n || tile_valid.empty()) {
+  if (tile_valid.size() > n || tile_valid.empty() || tile_shape.size() != tile_valid.size()) {
     return partition_error{.code = partition_errc::tile_rank_exceeds_tensor};
   }
 
@@ -82,7 +112,7 @@ struct partition_window {
   for (std::size_t i = 0; i < n; ++i) {
     if (aligned.shape[i] && tensor[i] && *aligned.shape[i] > *tensor[i]) overflows = true;
   }
-  if (!overflows) return aligned;
+  if (!overflows && (pad == 0 || aligned_is_row_run(tile_valid, tile_shape, tensor, offsets))) return aligned;
 
   // Collapsed: the tile's leading extent folds several tensor axes.
   const auto merged = merged_shape(tile_valid);
@@ -123,6 +153,14 @@ struct partition_window {
     }
     const std::int64_t extent = *tensor[i];
     if (remaining <= extent) {
+      if (!offsets[i] && remaining > 1) {
+        return partition_error{.code = partition_errc::rows_may_cross_axis,
+                               .axis = i,
+                               .rows = rows,
+                               .cols = cols,
+                               .extent = extent,
+                               .remaining = remaining};
+      }
       if (offsets[i]) {
         const auto end = checked_add(*offsets[i], remaining);
         if (!end || *end > extent) {
@@ -164,6 +202,13 @@ struct partition_window {
                          .cols = cols,
                          .remaining = remaining,
                          .capacity = capacity};
+}
+
+// Without physical extents: a symbolic valid extent has no bound.
+[[nodiscard]] constexpr result<partition_window, partition_error> store_partition_window(
+    std::span<const maybe_i64> tile_valid, std::span<const maybe_i64> tensor,
+    std::span<const maybe_i64> offsets) noexcept {
+  return store_partition_window(tile_valid, tile_valid, tensor, offsets);
 }
 
 [[nodiscard]] constexpr result<partition_window, partition_error> store_partition_window(
@@ -208,9 +253,20 @@ struct partition_window {
       return "tile.store writes a " + shape + " tile into a tensor whose leading axes hold only " +
              to_string(e.capacity) + " rows; the write runs past the tensor";
     case partition_errc::symbolic_leading_extent:
-      return "tile.store partition window: leading axis " + to_string(e.axis) +
-             " of the destination has a dynamic extent, but the tile's rows must be placed on it "
-             "statically";
+      return "tile.store cannot lower a " + shape + " tile into this tensor: axis " + to_string(e.axis) +
+             " of the destination has a dynamic extent, and the tile's " + to_string(e.remaining) +
+             " rows are consecutive rows of the tensor, so whether they stay inside that axis or spill "
+             "into the next index is known only at run time; no partition window describes both. Store a "
+             "tile of the tensor's rank (pl.tile.reshape it to [1, ..., rows, cols]) so that its axes land "
+             "on the tensor's one for one, or make that extent static";
+    case partition_errc::rows_may_cross_axis:
+      return "tile.store cannot lower a " + shape + " tile into this tensor: its " +
+             to_string(e.remaining) + " rows start at a dynamic offset on axis " + to_string(e.axis) +
+             " (extent " + to_string(e.extent) +
+             "), and they are consecutive rows of the tensor, so whether they stay inside that axis "
+             "is known only at run time; no partition window describes both. Store a tile of the "
+             "tensor's rank (pl.tile.reshape it to [1, ..., rows, cols]) so that its axes land on the "
+             "tensor's one for one, or make the offset static";
     case partition_errc::tile_not_static:
       return "tile.store partition window: the tile's valid shape must be static to be split "
              "across axes";

@@ -62,6 +62,7 @@ class OpRow {
   OpRow& effect(int arg, ArgEffect e) { info_.flags.arg_effects.emplace_back(arg, e); return *this; }
   OpRow& channel(WriteChannel c) { info_.flags.write_channel = c; return *this; }
   OpRow& internal() { info_.flags.internal_only = true; return *this; }
+  OpRow& rowwise() { info_.flags.rowwise = true; return *this; }
 
   OpRow& family(std::string f) { info_.family = std::move(f); return *this; }
   // The passes treat the op as a member of `f` (e.g. a downstream tile op outside `tile.`).

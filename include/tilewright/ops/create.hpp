@@ -11,6 +11,7 @@
 
 #include "tilewright/ir/diagnostic.hpp"
 #include "tilewright/ir/expr.hpp"
+#include "tilewright/ir/expr_text.hpp"
 #include "tilewright/ops/registry.hpp"
 
 namespace tilewright::ops {
@@ -154,10 +155,38 @@ inline void validate_call(const OpInfo& info, const std::vector<Expr>& args, con
 }
 
 // The deduced result type, or nullopt when the op has no deducer (annotate instead).
+// A deduced shape comes from the call's own arguments (a load's window, a create's shape),
+// so it is checked here as the parser checks a written annotation: a tile's extents are
+// positive and a tensor's are not negative. Otherwise `pl.tile.load(x, [0, 0], [8, -1])`
+// would print a `pl.Tile[[8, -1], ...]` that no parser reads back (issue 34).
+inline void check_deduced_extents(const OpInfo& info, const Type& type, const Span& span) {
+  if (auto* tuple = ir::as<ir::TupleType>(type)) {
+    for (const auto& t : tuple->elements) check_deduced_extents(info, t, span);
+    return;
+  }
+  auto* tile = ir::as<ir::TileType>(type);
+  auto* tensor = ir::as<ir::TensorType>(type);
+  const std::vector<Expr>* shape = tile ? &tile->shape : tensor ? &tensor->shape : nullptr;
+  if (!shape) return;
+  for (std::size_t i = 0; i < shape->size(); ++i) {
+    auto c = ir::const_int((*shape)[i]);
+    if (!c || *c > 0 || (tensor && *c == 0)) continue;
+    ir::throw_user_error(info.name,
+                         info.name + ": " + (tile ? "tile" : "tensor") + " dimension " + std::to_string(i) +
+                             (tile ? " must be positive" : " cannot be negative") + " in the result shape " +
+                             ir::dims_text(*shape) + " deduced from the arguments, got " + std::to_string(*c) +
+                             (tile ? "; a tile is a fixed-size buffer" : "") +
+                             ". Check the shape the call passes (a window, a shape or a valid extent)",
+                         span);
+  }
+}
+
 inline std::optional<Type> deduce_type(const OpInfo& info, const std::vector<Expr>& args, const Kwargs& kwargs,
                                        Span span) {
   if (!info.deduce) return std::nullopt;
-  return info.deduce(DeduceInput{info, args, kwargs, std::move(span)});
+  Type t = info.deduce(DeduceInput{info, args, kwargs, span});
+  check_deduced_extents(info, t, span);
+  return t;
 }
 
 // Step 4 of upstream Create: a tile result (or tuple element) without a memory space gets

@@ -71,6 +71,12 @@ struct OpFlags {
   CoreAffinity affinity = CoreAffinity::unspecified;
   std::vector<std::pair<int, ArgEffect>> arg_effects;  // arguments the op writes (or reads back)
   WriteChannel write_channel = WriteChannel::none;
+  // Row-wise: every row of the result (an index of all axes but the last) is computed from
+  // the same row of each tile operand, or from a broadcast single row, and no argument names
+  // an axis or a coordinate. Such an op means the same on a tile whose leading axes are
+  // merged, so FlattenTileNdTo2D may re-create it on the 2D tiles; any other tile op on a
+  // >2D tile is refused there rather than guessed at.
+  bool rowwise = false;
 };
 
 // One parameter of the op's DSL signature (PyPTO's `pl.tile.<op>(...)` wrapper), in the
@@ -167,6 +173,7 @@ inline ir::OpTraits traits_of(const OpInfo& info) noexcept {
   set(info.flags.internal_only, ir::OpTrait::internal_only);
   set(info.retargetable(), ir::OpTrait::retargetable);
   set(static_cast<bool>(info.deduce), ir::OpTrait::deduces_type);
+  set(info.flags.rowwise, ir::OpTrait::rowwise);
   return t;
 }
 

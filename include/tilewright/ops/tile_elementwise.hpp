@@ -228,13 +228,13 @@ inline void register_tile_elementwise_ops(Registry& r) {
   using K = KwargKind;
   const std::string ew = "elementwise", un = "unary";
   auto two = [&](const char* name, Deducer d) {
-    return OpRow(name, {"lhs", "rhs"}).vec_in({0, 1}).out(ir::MemorySpace::Vec).family(ew).deduce(std::move(d));
+    return OpRow(name, {"lhs", "rhs"}).vec_in({0, 1}).out(ir::MemorySpace::Vec).rowwise().family(ew).deduce(std::move(d));
   };
   auto tile_scalar = [&](const char* name, Deducer d) {
-    return OpRow(name, {"lhs", "rhs"}).vec_in({0}).out(ir::MemorySpace::Vec).family(ew).deduce(std::move(d));
+    return OpRow(name, {"lhs", "rhs"}).vec_in({0}).out(ir::MemorySpace::Vec).rowwise().family(ew).deduce(std::move(d));
   };
   auto one = [&](const char* name, Deducer d) {
-    return OpRow(name, {"tile"}).vec_in({0}).out(ir::MemorySpace::Vec).func().family(un).deduce(std::move(d));
+    return OpRow(name, {"tile"}).vec_in({0}).out(ir::MemorySpace::Vec).func().rowwise().family(un).deduce(std::move(d));
   };
 
   for (const char* n : {"tile.add", "tile.sub", "tile.mul", "tile.maximum", "tile.minimum"})
@@ -249,7 +249,7 @@ inline void register_tile_elementwise_ops(Registry& r) {
     add(r, std::move(row));
   }
   for (const char* n : {"tile.rem", "tile.xor"})
-    add(r, OpRow(n, {"lhs", "rhs", "tmp"}).vec_in({0, 1, 2}).out(ir::MemorySpace::Vec).family(ew)
+    add(r, OpRow(n, {"lhs", "rhs", "tmp"}).rowwise().vec_in({0, 1, 2}).out(ir::MemorySpace::Vec).family(ew)
                .deduce([](const DeduceInput& in) { deduce::tile_arg(in, 2); return deduce::over_tiles(in, {0, 1}); }));
 
   for (const char* n : {"tile.adds", "tile.muls", "tile.divs", "tile.maximums", "tile.minimums"})
@@ -258,23 +258,23 @@ inline void register_tile_elementwise_ops(Registry& r) {
   add(r, tile_scalar("tile.fmods", deduce::tile_scalar).func().nis());
   for (const char* n : {"tile.shls", "tile.shrs"}) add(r, tile_scalar(n, deduce::tile_int_scalar).func());
   for (const char* n : {"tile.ands", "tile.ors"}) add(r, tile_scalar(n, deduce::tile_int_scalar).func().nis());
-  add(r, OpRow("tile.lrelu", {"tile", "slope"}).vec_in({0}).out(ir::MemorySpace::Vec).func().family(ew)
+  add(r, OpRow("tile.lrelu", {"tile", "slope"}).rowwise().vec_in({0}).out(ir::MemorySpace::Vec).func().family(ew)
              .deduce(deduce::tile_scalar));
-  add(r, OpRow("tile.xors", {"lhs", "rhs", "tmp"}).vec_in({0, 2}).out(ir::MemorySpace::Vec).nis().family(ew)
+  add(r, OpRow("tile.xors", {"lhs", "rhs", "tmp"}).rowwise().vec_in({0, 2}).out(ir::MemorySpace::Vec).nis().family(ew)
              .deduce(deduce::xors));
-  add(r, OpRow("tile.rems", {"lhs", "rhs", "tmp"}).vec_in({0, 2}).out(ir::MemorySpace::Vec).family(ew)
+  add(r, OpRow("tile.rems", {"lhs", "rhs", "tmp"}).rowwise().vec_in({0, 2}).out(ir::MemorySpace::Vec).family(ew)
              .deduce(deduce::tile_scalar_tile));
   for (const char* n : {"tile.addsc", "tile.subsc"})
-    add(r, OpRow(n, {"lhs", "rhs", "rhs2"}).vec_in({0, 2}).out(ir::MemorySpace::Vec).func().family(ew)
+    add(r, OpRow(n, {"lhs", "rhs", "rhs2"}).rowwise().vec_in({0, 2}).out(ir::MemorySpace::Vec).func().family(ew)
                .deduce(deduce::tile_scalar_tile));
   for (const char* n : {"tile.addc", "tile.subc"})
-    add(r, OpRow(n, {"lhs", "rhs", "rhs2"}).vec_in({0, 1, 2}).out(ir::MemorySpace::Vec).func().family(ew)
+    add(r, OpRow(n, {"lhs", "rhs", "rhs2"}).rowwise().vec_in({0, 1, 2}).out(ir::MemorySpace::Vec).func().family(ew)
                .deduce([](const DeduceInput& in) { return deduce::over_tiles(in, {0, 1, 2}); }));
-  add(r, OpRow("tile.prelu", {"tile", "slope", "tmp"}).vec_in({0, 1, 2}).out(ir::MemorySpace::Vec).nis()
+  add(r, OpRow("tile.prelu", {"tile", "slope", "tmp"}).rowwise().vec_in({0, 1, 2}).out(ir::MemorySpace::Vec).nis()
              .family(ew).deduce([](const DeduceInput& in) { deduce::tile_arg(in, 2); return deduce::over_tiles(in, {0, 1}); }));
-  add(r, OpRow("tile.sel", {"mask", "lhs", "rhs", "tmp"}).vec_in({0, 1, 2, 3}).out(ir::MemorySpace::Vec)
+  add(r, OpRow("tile.sel", {"mask", "lhs", "rhs", "tmp"}).rowwise().vec_in({0, 1, 2, 3}).out(ir::MemorySpace::Vec)
              .noalias(0).noalias(3).family(ew).deduce(deduce::sel));
-  add(r, OpRow("tile.sels", {"mask", "src", "tmp", "scalar"}).vec_in({0, 1, 2}).out(ir::MemorySpace::Vec)
+  add(r, OpRow("tile.sels", {"mask", "src", "tmp", "scalar"}).rowwise().vec_in({0, 1, 2}).out(ir::MemorySpace::Vec)
              .func().noalias(0).family(ew).deduce(deduce::sels));
   // The packed predicate layout of compare results is not pinned: annotate the result.
   for (auto* row : {"tile.cmp", "tile.cmps"}) {
@@ -282,12 +282,12 @@ inline void register_tile_elementwise_ops(Registry& r) {
     add(r, op.func().required("cmp_type", K::integer)
                .dsl({dsl_arg("lhs", 0), dsl_arg("rhs", 1), dsl_kw("cmp_type", std::int64_t{0})}));
   }
-  add(r, OpRow("tile.fillpad", {"tile"}).kw("pad_value", K::pad_value, ir::PadValue::zero).vec_in({0})
+  add(r, OpRow("tile.fillpad", {"tile"}).kw("pad_value", K::pad_value, ir::PadValue::zero).rowwise().vec_in({0})
              .dsl({dsl_arg("tile", 0), dsl_kw("pad_value", ir::PadValue::zero)})
              .out(ir::MemorySpace::Vec).family(ew).deduce(deduce::fillpad));
   add(r, OpRow("tile.fillpad_inplace", {"tile"}).kw("pad_value", K::pad_value, ir::PadValue::zero)
              .dsl({dsl_arg("tile", 0), dsl_kw("pad_value", ir::PadValue::zero)})
-             .vec_in({0}).out(ir::MemorySpace::Vec).reuse(0).effect(0, ArgEffect::read_write).family(ew)
+             .rowwise().vec_in({0}).out(ir::MemorySpace::Vec).reuse(0).effect(0, ArgEffect::read_write).family(ew)
              .deduce(deduce::fillpad));
   add(r, OpRow("tile.fillpad_expand", {"tile", "shape"}).kw("pad_value", K::pad_value, ir::PadValue::zero)
              .vec_in({0}).out(ir::MemorySpace::Vec).func().nis().family(ew).deduce(deduce::fillpad_expand));
@@ -296,7 +296,7 @@ inline void register_tile_elementwise_ops(Registry& r) {
   for (const char* n : {"tile.sin", "tile.cos"}) add(r, one(n, deduce::fp32_only));
   add(r, one("tile.log", deduce::log).kw("high_precision", K::boolean, false));
   add(r, one("tile.recip", deduce::unary).nis().kw("high_precision", K::boolean, false));
-  add(r, OpRow("tile.rsqrt", {"tile", "tmp"}).optional_from(1).vec_in({0, 1}).out(ir::MemorySpace::Vec).nis()
+  add(r, OpRow("tile.rsqrt", {"tile", "tmp"}).optional_from(1).rowwise().vec_in({0, 1}).out(ir::MemorySpace::Vec).nis()
              .family(un).deduce(deduce::rsqrt));
   add(r, one("tile.not", deduce::not_));
   // mode is a cast-mode code; the DSL's default is 'round' (2).

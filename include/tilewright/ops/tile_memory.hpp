@@ -281,7 +281,7 @@ inline void register_tile_memory_ops(Registry& r) {
              .kw("target_memory", K::memory_space).kw("blayout", K::tile_layout)
              .kw("slayout", K::tile_layout)
              .dsl({dsl_arg("tile", 0), dsl_kw("target_memory"), dsl_kw("blayout"), dsl_kw("slayout")})
-             .out_kwarg(M::Vec).func().nis().family(f).deduce(deduce::move));
+             .out_kwarg(M::Vec).func().nis().rowwise().family(f).deduce(deduce::move));
   add(r, OpRow("tile.read", {"tile", "indices"}).in(0, {M::Vec}).family(f).deduce(deduce::read));
   add(r, OpRow("tile.write", {"tile", "indices", "value"}).in(0, {M::Vec}).out(M::Vec)
              .effect(0, ArgEffect::read_write).family(f).deduce(deduce::write));

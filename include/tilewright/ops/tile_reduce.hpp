@@ -100,11 +100,11 @@ inline void register_tile_reduce_ops(Registry& r) {
   auto col = [](const DeduceInput& in) { return deduce::col_reduce(in, false); };
   auto col_arg = [](const DeduceInput& in) { return deduce::col_reduce(in, true); };
   for (const char* n : {"tile.row_sum", "tile.row_max", "tile.row_prod"})
-    add(r, OpRow(n, {"tile", "tmp_tile"}).vec_in({0, 1}).out(M::Vec).nis().family(red).deduce(row));
-  add(r, OpRow("tile.row_min", {"tile", "tmp_tile"}).vec_in({0, 1}).out(M::Vec).nis().family(red)
+    add(r, OpRow(n, {"tile", "tmp_tile"}).rowwise().vec_in({0, 1}).out(M::Vec).nis().family(red).deduce(row));
+  add(r, OpRow("tile.row_min", {"tile", "tmp_tile"}).rowwise().vec_in({0, 1}).out(M::Vec).nis().family(red)
              .deduce(deduce::row_min));
   for (const char* n : {"tile.row_argmax", "tile.row_argmin"})
-    add(r, OpRow(n, {"tile", "tmp_tile"}).vec_in({0, 1}).out(M::Vec).nis().family(red).deduce(row_arg));
+    add(r, OpRow(n, {"tile", "tmp_tile"}).rowwise().vec_in({0, 1}).out(M::Vec).nis().family(red).deduce(row_arg));
   add(r, OpRow("tile.col_sum", {"tile", "tmp_tile"}).optional_from(1).vec_in({0, 1}).out(M::Vec).family(red)
              .deduce(col));
   for (const char* n : {"tile.col_max", "tile.col_min", "tile.col_prod"})
@@ -112,13 +112,13 @@ inline void register_tile_reduce_ops(Registry& r) {
   for (const char* n : {"tile.col_argmax", "tile.col_argmin"})
     add(r, OpRow(n, {"tile", "tmp_tile"}).vec_in({0, 1}).out(M::Vec).nis().family(red).deduce(col_arg));
 
-  add(r, OpRow("tile.row_expand", {"target", "row_vec"}).vec_in({0, 1}).out(M::Vec).noalias(1).family(bc)
+  add(r, OpRow("tile.row_expand", {"target", "row_vec"}).rowwise().vec_in({0, 1}).out(M::Vec).noalias(1).family(bc)
              .deduce(deduce::row_expand));
   for (const char* n : {"tile.row_expand_sub", "tile.row_expand_div", "tile.row_expand_mul", "tile.row_expand_max",
                         "tile.row_expand_min", "tile.row_expand_expdif"})
-    add(r, OpRow(n, {"tile", "row_vec"}).vec_in({0, 1}).out(M::Vec).func().noalias(1).family(bc)
+    add(r, OpRow(n, {"tile", "row_vec"}).rowwise().vec_in({0, 1}).out(M::Vec).func().noalias(1).family(bc)
                .deduce(deduce::row_expand));
-  add(r, OpRow("tile.row_expand_add", {"tile", "row_vec", "tmp"}).optional_from(2).vec_in({0, 1, 2})
+  add(r, OpRow("tile.row_expand_add", {"tile", "row_vec", "tmp"}).optional_from(2).rowwise().vec_in({0, 1, 2})
              .out(M::Vec).noalias(1).noalias(2).family(bc).deduce(deduce::row_expand));
   add(r, OpRow("tile.col_expand", {"target", "col_tile"}).vec_in({0, 1}).out(M::Vec).noalias(1).family(bc)
              .deduce(deduce::col_expand));
@@ -126,7 +126,7 @@ inline void register_tile_reduce_ops(Registry& r) {
                         "tile.col_expand_max", "tile.col_expand_min", "tile.col_expand_expdif"})
     add(r, OpRow(n, {"target", "col_tile"}).vec_in({0, 1}).out(M::Vec).func().noalias(1).family(bc)
                .deduce(deduce::col_expand));
-  add(r, OpRow("tile.expands", {"target", "scalar"}).vec_in({0}).out(M::Vec).family(bc).deduce(deduce::expands));
+  add(r, OpRow("tile.expands", {"target", "scalar"}).rowwise().vec_in({0}).out(M::Vec).family(bc).deduce(deduce::expands));
 }
 
 }  // namespace tilewright::ops

@@ -16,10 +16,15 @@ using namespace tilewright;
 namespace {
 
 // `mylib.scale(tile, factor)`: a Vec tile op outside `tile.`, declared a member of the tile
-// family so the passes treat it like a built-in one. Its result is its operand's tile.
+// family so the passes treat it like a built-in one, and row-wise (each row of the result is
+// the same row of the operand, scaled), so FlattenTileNdTo2D may re-create it on 2D tiles.
+// Its result is its operand's tile. `mylib.shuffle` is the same op not declared row-wise.
 ops::Registry with_scale() {
   ops::Registry r = ops::builtin_registry();
-  ops::add(r, ops::OpRow("mylib.scale", {"tile", "factor"})
+  for (const char* name : {"mylib.scale", "mylib.shuffle"}) {
+    ops::OpRow row(name, {"tile", "factor"});
+    if (std::string_view(name) == "mylib.scale") row.rowwise();
+    ops::add(r, row
                   .in_family(ir::OpFamily::tile)
                   .vec_in({0})
                   .out(ir::MemorySpace::Vec)
@@ -28,6 +33,7 @@ ops::Registry with_scale() {
                     if (!t) ir::throw_user_error("mylib.scale", "mylib.scale expects a tile", in.span);
                     return ir::make_tile_type(t->shape, t->dtype, std::nullopt, t->memory);
                   }));
+  }
   return r;
 }
 
@@ -66,6 +72,25 @@ TEST_CASE("FL-38, issue 12: a custom tile op registered in the PassContext is fl
   CHECK(ir::structural_equal(reparsed, after));
   // The 2D result is what the TileOps2D verifier accepts.
   CHECK(pass::verify(pass::PropertySet{pass::Property::TileOps2D}, after).empty());
+}
+
+// FL-08, FL-38, issue 34: the generic rule re-creates only row-wise ops; a downstream op that
+// does not say it is one is refused on a >2D tile, located, rather than guessed at.
+TEST_CASE("issue 34: a custom tile op not declared row-wise is refused on a >2D tile") {
+  const ops::Registry mine = with_scale();
+  std::string text = kernel;
+  text.replace(text.find("mylib.scale"), std::string("mylib.scale").size(), "mylib.shuffle");
+  ir::Program before = text::parse_program(text, "shuffle.pto", mine);
+  pass::PassContext ctx;
+  ctx.use_registry(mine);
+  try {
+    (void)passes::flatten_tile_nd_to_2d(before, ctx);
+    FAIL("the pass re-created an op it knows nothing about on 2D tiles");
+  } catch (const ir::Error& e) {
+    CHECK(e.diagnostic().kind == ir::ErrorKind::user);
+    CHECK(contains(e.what(), "mylib.shuffle is not supported on >2D tiles ([2, 8, 16])"));
+    CHECK(e.diagnostic().span.line == 9);
+  }
 }
 
 TEST_CASE("issue 12: without the op in its registry the default context cannot build it") {

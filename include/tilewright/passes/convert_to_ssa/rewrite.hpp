@@ -434,11 +434,24 @@ class SsaRewriter : public ir::Mutator<SsaRewriter> {
     for (const auto& c : carries) bindings_.bind(c.var, c.iter_arg);
     next.body = mutate_stmt(x.body);
     close_loop(next, x, carries, std::move(escaping), m, s->span);
+    if (x.kind == ir::ForKind::unroll && !carries.empty()) refuse_unroll_carry(carries, s->span);
     if (carries.empty() && next.start == x.start && next.stop == x.stop && next.step == x.step &&
         next.loop_var == x.loop_var && next.body == x.body && next.iter_args == x.iter_args &&
         next.return_vars == x.return_vars && !attrs)
       return s;
     return ir::make_stmt(std::move(next), s->span, s->comments);
+  }
+
+  // pl.unroll takes no init_values (the text format has no way to print a carried unroll), so
+  // a name it re-assigns and reads across iterations has no SSA form here.
+  [[noreturn]] void refuse_unroll_carry(const std::vector<Carry>& carries, const ir::Span& at) {
+    std::string names;
+    for (const auto& c : carries) names += (names.empty() ? "'" : ", '") + std::string(name_of(c.var)) + "'";
+    current_ = at;
+    fail("pl.unroll re-assigns " + names +
+         " and carries the value from one iteration to the next (or out of the loop), but pl.unroll takes no "
+         "init_values and cannot carry values. Write the loop as pl.range(..., init_values=(...)) with "
+         "pl.yield_, or give the value a fresh name in each iteration");
   }
 
   ir::Stmt while_loop(const ir::Stmt& s, const ir::While& x) {

@@ -52,7 +52,9 @@ inline std::vector<ir::Expr> store_partition_shape(const ir::TileType& tile, con
   std::vector<math::maybe_i64> offset_dims(tensor.shape.size());
   if (auto* t = ir::as<ir::MakeTuple>(offsets); t && t->elements.size() == tensor.shape.size())
     offset_dims = ir::maybe_dims(t->elements);
+  auto tile_dims = ir::maybe_dims(tile.shape);
   auto window = math::store_partition_window(std::span<const math::maybe_i64>(valid_dims),
+                                             std::span<const math::maybe_i64>(tile_dims),
                                              std::span<const math::maybe_i64>(tensor_dims),
                                              std::span<const math::maybe_i64>(offset_dims));
   if (!window) reject(math::partition_error_message(window.error()), span);
@@ -149,6 +151,14 @@ class Preconditions {
     const ir::Span& span = s->span;
     check_static_dims(call.callee.op, value->type, span);
     for (const auto& a : call.args) check_static_dims(call.callee.op, a->type, span);
+    // A batched matmul is lowered page by page, its accumulator packed or refused by its own
+    // plan (FL-64): no valid region of its is merged by rows here.
+    if (call.callee.op != op.batch_matmul && call.callee.op != op.batch_matmul_acc) {
+      check_valid_region(call.callee.op, value->type, "its result", span);
+      for (std::size_t i = 0; i < call.args.size(); ++i)
+        check_valid_region(call.callee.op, call.args[i]->type, "operand " + std::to_string(i), span);
+    }
+    check_rowwise(call, value, span);
 
     const ir::TileType* arg0 = call.args.empty() ? nullptr : ir::tile_type(call.args[0]);
     const bool nd_arg0 = arg0 && arg0->shape.size() > 2;
@@ -190,6 +200,87 @@ class Preconditions {
                  "the InCore (pl.at) scope",
              span);
     }
+  }
+
+  // FL-10 exactness: see valid_region_problem.
+  static void check_valid_region(ir::OpId op, const ir::Type& type, const std::string& which, const ir::Span& span) {
+    auto* t = ir::as<ir::TileType>(type);
+    if (!t) return;
+    if (auto problem = valid_region_problem(*t, std::string(ir::op_name(op)) + ": " + which))
+      reject(*problem, span);
+  }
+
+  // FL-08, FL-38 (issue 34): the ops the pass has no rule of its own for are re-created on
+  // the 2D tiles. That means the same only for a row-wise op (ops::OpFlags::rowwise) whose
+  // operands' rows line up with the result's once merged: the same leading extents, or all 1
+  // (one row broadcast to every row). Anything else — a column reduction or broadcast, an op
+  // that takes axes or coordinates, a broadcast along a leading axis — is refused here, with
+  // the way out, rather than flattened into a different computation.
+  static void check_rowwise(const ir::Call& call, const ir::Expr& value, const ir::Span& span) {
+    const ir::OpId id = call.callee.op;
+    if (has_own_rule(id)) return;
+    const ir::TileType* result = ir::tile_type(value);
+    bool nd = result && result->shape.size() > 2;
+    for (const auto& a : call.args)
+      if (auto* t = ir::tile_type(a); t && t->shape.size() > 2) nd = true;
+    if (!nd) return;
+    const std::string name(ir::op_name(id));
+    const ir::TileType* nd_operand = first_nd_operand(call);
+    const std::string shape = dims_text((nd_operand ? nd_operand : result)->shape);
+    if (name.starts_with("tile.col_"))
+      reject(name + " works along axis 0 of the " + shape +
+                 " tile, but every tile reduction and broadcast on a >2D tile must work along the last axis: "
+                 "once the leading axes are merged into rows, axis 0 no longer exists and the op would combine "
+                 "different elements. Reshape the tile to 2D yourself (pl.tile.reshape) so that the rows you "
+                 "mean are the rows of the 2D tile, or loop over the leading axes and apply it to each 2D page",
+             span);
+    if (!ir::op_has(id, ir::OpTrait::rowwise) || !result)
+      reject(name + " is not supported on >2D tiles (" + shape +
+                 "): FlattenTileNdTo2D lowers it only when each row of its result comes from the same row of "
+                 "its operands, which this op does not promise. Reshape the tile to 2D (pl.tile.reshape) before "
+                 "this op, or apply it page by page in a loop over the leading axes",
+             span);
+    for (std::size_t i = 0; i < call.args.size(); ++i) {
+      auto* t = ir::tile_type(call.args[i]);
+      if (!t || t->shape.empty()) continue;
+      // Right-aligned, each side's missing leading axes being 1 (an axis of extent 1 moves no
+      // row): the operand lines up when its leading extents are the result's, or all 1.
+      const std::size_t rank = std::max(result->shape.size(), t->shape.size());
+      auto at = [rank](const std::vector<ir::Expr>& shape, std::size_t k) -> ir::Expr {
+        const std::size_t missing = rank - shape.size();
+        return k < missing ? nullptr : shape[k - missing];
+      };
+      auto is_one = [](const ir::Expr& d) { return !d || ir::const_int(d) == std::optional<std::int64_t>(1); };
+      bool same = true, ones = true;
+      for (std::size_t k = 0; k + 1 < rank; ++k) {
+        const ir::Expr o = at(t->shape, k), r = at(result->shape, k);
+        ones = ones && is_one(o);
+        same = same && ((is_one(o) && is_one(r)) || (o && r && ir::loosely_equal(o, r)));
+      }
+      if (!same && !ones)
+        reject(name + " combines operand " + std::to_string(i) + " of shape " + dims_text(t->shape) +
+                   " with a " + dims_text(result->shape) +
+                   " result by broadcasting along a leading axis; once the leading axes are merged into rows "
+                   "the operand's rows no longer line up with the result's. Give the operand the result's "
+                   "leading extents (or all 1s), or reshape both to 2D before the op",
+               span);
+    }
+  }
+
+  static const ir::TileType* first_nd_operand(const ir::Call& call) {
+    for (const auto& a : call.args)
+      if (auto* t = ir::tile_type(a); t && t->shape.size() > 2) return t;
+    return nullptr;
+  }
+
+  // The ops the rewrite lowers by a rule of their own (or refuses above on a >2D tile).
+  static bool has_own_rule(ir::OpId id) {
+    const OpIds& op = op_ids();
+    for (ir::OpId own : {op.load, op.store, op.create, op.full, op.assemble, op.transpose, op.transpose_view,
+                         op.reshape, op.reinterpret_view, op.batch_matmul, op.batch_matmul_acc, op.slice, op.read,
+                         op.write})
+      if (id == own) return true;
+    return false;
   }
 
   // FL-07a–d.

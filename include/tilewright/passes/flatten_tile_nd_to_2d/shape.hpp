@@ -116,23 +116,6 @@ inline std::vector<ir::Expr> merged_valid_shape(const std::vector<ir::Expr>& val
   return {rows, valid.back()};
 }
 
-// The 2D type of a flattenable tile type (FL-13's view rule): a stored view keeps its
-// layout, fractal, pad and compact mode, drops stride and start offset, and gets the merged
-// valid shape when it had one of full rank. No stored view stays no view (the implicit view
-// of the 2D shape). Memory space and MemRef are kept.
-inline ir::Type flattened_tile_type(const ir::TileType& t, const ir::Span& span = {}) {
-  std::vector<ir::Expr> shape = merged_shape(t.shape, "tile type", span);
-  std::optional<ir::TileView> view;
-  if (t.view) {
-    view = *t.view;
-    view->stride.clear();
-    view->start_offset = nullptr;
-    view->valid_shape = t.view->valid_shape.size() == t.shape.size() ? merged_valid_shape(t.view->valid_shape, span)
-                                                                     : std::vector<ir::Expr>{};
-  }
-  return ir::make_tile_type(std::move(shape), t.dtype, std::move(view), t.memory, t.memref);
-}
-
 // Index arithmetic of FL-11: constants fold (an overflowing sum is the user's, an
 // overflowing product an invariant break), x*0 = 0, x*1 = x, 0+x = x.
 inline ir::Expr fold_mul(const ir::Expr& a, const ir::Expr& b, const ir::Span& span) {
@@ -176,6 +159,45 @@ inline bool is_row_band(const std::vector<ir::Expr>& valid, const std::vector<ir
     leading[i] = {v && *v == 1, ir::loosely_equal(valid[i], dims[i])};
   }
   return math::is_row_major_collapse_contiguous(std::span<const math::axis_cover>(leading.data(), valid.size() - 1));
+}
+
+// FL-10 exactness (issue 34): merging the leading axes of a valid region keeps the set of
+// valid elements only when that region is one band of rows of the tile — singleton axes,
+// then one partial axis, then full axes. valid [s, t, 8] of a [4, 4, 8] tile merges to
+// [s*t, 8], the first s*t rows, while the valid rows are t of every block of 4: unless t
+// is provably 4 the flattened tile means other elements. The seed's chunk tile
+// [1, min(CHUNK, S - c), 512] is a band. nullopt when the merge is exact.
+inline std::optional<std::string> valid_region_problem(const ir::TileType& t, std::string_view what) {
+  if (!t.view || t.view->valid_shape.size() != t.shape.size() || t.shape.size() <= 2) return std::nullopt;
+  const std::vector<ir::Expr>& valid = t.view->valid_shape;
+  if (is_row_band(valid, t.shape)) return std::nullopt;
+  return std::string(what) + " has the valid region " + dims_text(valid) + " in a " + dims_text(t.shape) +
+         " tile, which is not one band of rows once its leading axes are merged: the 2D tile's valid region "
+         "would be " + dims_text(merged_valid_shape(valid, {})) + ", the first rows of the merged tile, not the "
+         "elements the region holds. "
+         "Flattening to 2D is exact only when every leading axis inside the outermost partial one is provably full. "
+         "Fix by looping over the outer axis and giving each step a tile whose only partial leading axis is its "
+         "outermost non-unit one (the chunk loop: [1, pl.min(CHUNK, n - c), ...] per step), or by making the inner "
+         "valid extents the tile's full extents";
+}
+
+// The 2D type of a flattenable tile type (FL-13's view rule): a stored view keeps its
+// layout, fractal, pad and compact mode, drops stride and start offset, and gets the merged
+// valid shape when it had one of full rank. No stored view stays no view (the implicit view
+// of the 2D shape). Memory space and MemRef are kept.
+inline ir::Type flattened_tile_type(const ir::TileType& t, const ir::Span& span = {}) {
+  std::vector<ir::Expr> shape = merged_shape(t.shape, "tile type", span);
+  // The preconditions name the op; this catches any tile type they did not reach.
+  if (auto problem = valid_region_problem(t, "a tile")) ir::throw_user_error(std::string(pass_name), *problem, span);
+  std::optional<ir::TileView> view;
+  if (t.view) {
+    view = *t.view;
+    view->stride.clear();
+    view->start_offset = nullptr;
+    view->valid_shape = t.view->valid_shape.size() == t.shape.size() ? merged_valid_shape(t.view->valid_shape, span)
+                                                                     : std::vector<ir::Expr>{};
+  }
+  return ir::make_tile_type(std::move(shape), t.dtype, std::move(view), t.memory, t.memref);
 }
 
 }  // namespace tilewright::passes::flatten
