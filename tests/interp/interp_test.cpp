@@ -415,3 +415,63 @@ TEST_CASE("interp driver: --run reads .npy inputs through the parameter's view, 
   }
   fs::remove_all(dir);
 }
+
+namespace {
+
+// Runs a one-tile kernel over x = 0, 1, 2, … ([2, 8]) and returns out's 16 elements; `body`
+// computes `r` from the tile `t` (and from `s`, t + 100, a second tile).
+std::vector<double> run_2x8(const std::string& body, const std::string& out_type = "pl.FP32", std::size_t cols = 8) {
+  const std::string shape = "[2, " + std::to_string(cols) + "]";
+  auto p = parse(program(kIncore + "    def kernel(x: pl.Tensor[[2, 8], pl.FP32], out_0: pl.Out[pl.Tensor[" + shape + ", " +
+                         out_type + "]]) -> pl.Tensor[" + shape + ", " + out_type + "]:\n" +
+                         "        t: pl.Tile[[2, 8], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [2, 8], [2, 8], target_memory=pl.Mem.Vec)\n" +
+                         "        s: pl.Tile[[2, 8], pl.FP32, pl.Mem.Vec] = pl.tile.adds(t, 100.0)\n" + body +
+                         "        out_1 = pl.tile.store(r, [0, 0], out_0)\n        return out_1\n"));
+  auto x = buffer("x", 16), out = buffer("out", 2 * cols, false);
+  interp::Interpreter(p).call("kernel", {TensorRef{x}, TensorRef{out}});
+  std::vector<double> v;
+  for (std::size_t i = 0; i < out->data.size(); ++i) v.push_back(out->defined[i] ? out->data[i] : -999.0);
+  return v;
+}
+
+}  // namespace
+
+// Issue 34: the fused ternary ops, prelu, the partial ops and the arg reductions run.
+TEST_CASE("interp: addc/subc/addsc/subsc, prelu, part_*, row/col argmax and argmin") {
+  // addc: t + s + t = 3i + 100; subc: t - s + t = i - 100.
+  CHECK(run_2x8("        r = pl.tile.addc(t, s, t)\n")[5] == 115.0);
+  CHECK(run_2x8("        r = pl.tile.subc(t, s, t)\n")[5] == -95.0);
+  // addsc: t + 2 + s = 2i + 102; subsc: t - 2 + s = 2i + 98.
+  CHECK(run_2x8("        r = pl.tile.addsc(t, 2.0, s)\n")[3] == 108.0);
+  CHECK(run_2x8("        r = pl.tile.subsc(t, 2.0, s)\n")[3] == 104.0);
+  // prelu: negative inputs scaled by the slope tile.
+  auto pre = run_2x8("        n = pl.tile.adds(t, -4.0)\n        r = pl.tile.prelu(n, s, t)\n");
+  CHECK(pre[1] == -3.0 * 101.0);
+  CHECK(pre[6] == 2.0);
+  // part_add: where only one operand is valid, that one.
+  auto part = run_2x8("        h = pl.tile.set_validshape(s, 1, 8)\n        r = pl.tile.part_add(t, h)\n");
+  CHECK(part[2] == 2.0 + 102.0);    // row 0: both valid
+  CHECK(part[10] == 10.0);          // row 1: only t
+  // row_argmax of 0..7 is 7, row_argmin 0; col_argmax over two rows is 1.
+  auto rmax = run_2x8("        w = pl.tile.create([2, 8], dtype=pl.FP32, target_memory=pl.Mem.Vec)\n"
+                      "        r = pl.tile.row_argmax(t, w)\n",
+                      "pl.INT32", 1);
+  CHECK(rmax == std::vector<double>{7.0, 7.0});
+  auto rmin = run_2x8("        w = pl.tile.create([2, 8], dtype=pl.FP32, target_memory=pl.Mem.Vec)\n"
+                      "        r = pl.tile.row_argmin(t, w)\n",
+                      "pl.INT32", 1);
+  CHECK(rmin == std::vector<double>{0.0, 0.0});
+}
+
+// Issue 34: a value too large to allocate is refused up front, located, with its size.
+TEST_CASE("interp: a tensor beyond the allocation budget is refused, located, before anything runs") {
+  auto big = program(kIncore + R"(    def kernel(x: pl.Tensor[[8192, 8192], pl.FP32], out_0: pl.Out[pl.Tensor[[2, 8], pl.FP32]]) -> pl.Tensor[[2, 8], pl.FP32]:
+        t: pl.Tile[[2, 8], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [2, 8], [2, 8], target_memory=pl.Mem.Vec)
+        out_1 = pl.tile.store(t, [0, 0], out_0)
+        return out_1
+)");
+  auto r = equivalent(big, big);
+  CHECK(r.status == interp::EquivalenceReport::Status::unsupported);
+  CHECK(r.message.find("parameter 'x' [8192, 8192] needs 67108864 elements") != std::string::npos);
+  CHECK(interp::element_count({1 << 30, 1 << 30, 1 << 30}) == INT64_MAX);  // saturates, never overflows
+}

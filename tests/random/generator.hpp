@@ -202,7 +202,7 @@ struct FlattenGen : Gen {
   }
 
   void step(int depth) {
-    int choice = static_cast<int>(rng.range(0, 13));
+    int choice = static_cast<int>(rng.range(0, 14));
     switch (choice) {
       case 0: case 1: {
         static const std::vector<std::string> ops = {"tile.add", "tile.sub", "tile.mul", "tile.maximum", "tile.minimum"};
@@ -296,6 +296,27 @@ struct FlattenGen : Gen {
             cond, [&](build::Block& blk) { blk.yield_({blk.let(name("then"), "tile.add", {a, b})}); },
             [&](build::Block& blk) { blk.yield_({blk.let(name("else"), "tile.mul", {a, b})}); }, {name("phi")});
         pool.push_back(out[0]);
+        break;
+      }
+      case 14: {  // the other row-wise ops the generic rule re-creates (issue 34)
+        Expr a = some_tile(), b = some_tile();
+        switch (rng.range(0, 5)) {
+          case 0: pool.push_back(let("c3", rng.coin() ? "tile.addc" : "tile.subc", {a, b, some_tile()})); break;
+          case 1:
+            pool.push_back(let("sc", rng.coin() ? "tile.addsc" : "tile.subsc", {a, ir::make_float(1.5), b}));
+            break;
+          case 2: pool.push_back(let("pr", "tile.prelu", {a, b, some_tile()})); break;
+          case 3: pool.push_back(let("lr", "tile.lrelu", {a, ir::make_float(0.25)})); break;
+          case 4: pool.push_back(let("pa", rng.coin() ? "tile.part_add" : "tile.part_max", {a, b})); break;
+          default: {
+            if (page.size() < 2) break;
+            Expr tmp = let("tmp", "tile.create", {tup(page)}, {{"dtype", dt}, {"target_memory", MemorySpace::Vec}});
+            Dims reduced = page;
+            reduced.back() = 1;
+            store_fresh(let("am", rng.coin() ? "tile.row_argmax" : "tile.row_argmin", {a, tmp}), reduced, DataType::INT32);
+            break;
+          }
+        }
         break;
       }
       default: break;

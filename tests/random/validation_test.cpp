@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <string>
 
 #include "generator.hpp"
@@ -84,6 +85,7 @@ void run_validation(testgen::Target target) {
   pass::AnyPass p = pass_for(target);
   std::size_t equivalent = 0, rejected = 0, not_checkable = 0, different = 0, changed = 0, vacuous = 0;
   bool print = env_u64("TILEWRIGHT_VALIDATION_PRINT", 0) != 0;
+  std::map<std::string, std::size_t> rejections;  // by the message's first clause
   // Exploration: partial valid extents anywhere (FL-10's known limit, see the board).
   bool any_valid = env_u64("TILEWRIGHT_VALIDATION_ANY_VALID", 0) != 0;
   auto start = std::chrono::steady_clock::now();
@@ -103,7 +105,10 @@ void run_validation(testgen::Target target) {
         ++equivalent;
         vacuous += o.compared == 0;
         break;
-      case Outcome::rejected: ++rejected; break;
+      case Outcome::rejected:
+        ++rejected;
+        ++rejections[o.message.substr(0, o.message.find_first_of(":;,["))];
+        break;
       case Outcome::not_checkable:
         ++not_checkable;
         MESSAGE("seed " << seed << " not checkable: " << o.message);
@@ -132,6 +137,7 @@ void run_validation(testgen::Target target) {
                       << " not checkable, " << different << " different; " << changed << " changed by the pass; "
                       << vacuous << " with no defined output to compare; "
                       << seconds << " s");
+  for (const auto& [why, n] : rejections) MESSAGE("  rejected " << n << "x: " << why);
   // Most programs must be checked, or the generator is not exercising the pass.
   CHECK(equivalent * 10 >= programs * 7);
   CHECK(changed * 2 >= programs);

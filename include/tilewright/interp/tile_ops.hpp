@@ -248,6 +248,57 @@ inline Value cast(OpCall& c) {
   return finish(std::move(out));
 }
 
+// out[i] = f(a[i], b[i], d[i]) over the result shape, with broadcasting (the fused ternary
+// ops: addc a + b + d, subc a - b + d, and with a scalar b, addsc / subsc).
+template <class F>
+Value map3(OpCall& c, const Tile& a, const Tile& b, const Tile& d, F f) {
+  auto out = new_result(c);
+  for (const Tile* t : {&a, &b, &d}) check_broadcast(c, *t, out->shape);
+  Broadcast ba(a.shape, out->shape), bb(b.shape, out->shape), bd(d.shape, out->shape);
+  Dims idx(out->rank(), 0);
+  for (std::size_t i = 0; i < out->size(); ++i, next_index(idx, out->shape)) {
+    auto oa = static_cast<std::size_t>(ba.offset(idx)), ob = static_cast<std::size_t>(bb.offset(idx)),
+         od = static_cast<std::size_t>(bd.offset(idx));
+    out->defined[i] = a.defined[oa] & b.defined[ob] & d.defined[od];
+    if (out->defined[i]) out->data[i] = f(a.data[oa], b.data[ob], d.data[od]);
+  }
+  return finish(std::move(out));
+}
+
+template <bool Sub>
+Value ternary_tiles(OpCall& c) {
+  return map3(c, c.tile(0), c.tile(1), c.tile(2), [](double a, double b, double d) { return (Sub ? a - b : a + b) + d; });
+}
+
+template <bool Sub>
+Value ternary_scalar(OpCall& c) {
+  Tile s = scalar_tile(c.scalar(1));
+  return map3(c, c.tile(0), s, c.tile(2), [](double a, double b, double d) { return (Sub ? a - b : a + b) + d; });
+}
+
+// prelu(x, slope, tmp): x where x > 0, else x * slope (a slope per element).
+inline Value prelu(OpCall& c) {
+  return map2(c, c.tile(0), c.tile(1), [](double x, double slope) { return x > 0 ? x : x * slope; });
+}
+
+// The partial ops (part_add, …) combine two tiles of the result's shape whose valid regions
+// differ: where both are defined, f of both; where one is, that one; elsewhere undefined.
+template <Binary F>
+Value part(OpCall& c) {
+  const Tile& a = c.tile(0);
+  const Tile& b = c.tile(1);
+  auto out = new_result(c);
+  if (a.shape != out->shape || b.shape != out->shape)
+    c.fail("the operands " + dims_string(a.shape) + " and " + dims_string(b.shape) + " must have the result's shape " +
+           dims_string(out->shape));
+  for (std::size_t i = 0; i < out->size(); ++i) {
+    const bool da = a.defined[i] != 0, db = b.defined[i] != 0;
+    out->defined[i] = da || db;
+    out->data[i] = da && db ? F(a.data[i], b.data[i]) : da ? a.data[i] : db ? b.data[i] : 0.0;
+  }
+  return finish(std::move(out));
+}
+
 // ---- reductions --------------------------------------------------------------------------
 
 enum class Reduce : std::uint8_t { sum, max, min, prod };
@@ -298,6 +349,37 @@ Value reduce(OpCall& c) {
     }
     out->defined[i] = defined;
     if (defined) out->data[i] = acc;
+  }
+  return finish(std::move(out));
+}
+
+// row_argmax / col_argmax and the argmin forms: the index, along the reduced axis, of the
+// first largest (smallest) element of its valid extent.
+template <bool Max, bool Rows>
+Value arg_reduce(OpCall& c) {
+  const Tile& a = c.tile(0);
+  if (a.rank() < 1) c.fail("needs a tile of rank >= 1");
+  auto out = new_result(c);
+  std::size_t axis = Rows ? a.rank() - 1 : 0;
+  Dims expect = a.shape;
+  expect[axis] = 1;
+  if (element_count(expect) != element_count(out->shape))
+    c.fail("result " + dims_string(out->shape) + " does not match the reduction of " + dims_string(a.shape));
+  std::int64_t n = a.valid[axis];
+  std::int64_t stride = 1;
+  for (std::size_t k = axis + 1; k < a.rank(); ++k) stride *= a.shape[k];
+  Dims idx(expect.size(), 0);
+  for (std::size_t i = 0; i < out->size(); ++i, next_index(idx, expect)) {
+    std::int64_t base = linear(idx, a.shape), best = 0;
+    bool defined = n > 0;
+    for (std::int64_t k = 0; k < n && defined; ++k) {
+      auto at = static_cast<std::size_t>(base + k * stride);
+      defined = a.defined[at];
+      auto top = static_cast<std::size_t>(base + best * stride);
+      if (Max ? a.data[at] > a.data[top] : a.data[at] < a.data[top]) best = k;
+    }
+    out->defined[i] = defined;
+    if (defined) out->data[i] = static_cast<double>(best);
   }
   return finish(std::move(out));
 }
@@ -901,6 +983,19 @@ inline void register_ops(OpTable& t) {
   t.add("tile.col_max", reduce<Reduce::max, false>);
   t.add("tile.col_min", reduce<Reduce::min, false>);
   t.add("tile.col_prod", reduce<Reduce::prod, false>);
+  t.add("tile.row_argmax", arg_reduce<true, true>);
+  t.add("tile.row_argmin", arg_reduce<false, true>);
+  t.add("tile.col_argmax", arg_reduce<true, false>);
+  t.add("tile.col_argmin", arg_reduce<false, false>);
+  t.add("tile.addc", ternary_tiles<false>);
+  t.add("tile.subc", ternary_tiles<true>);
+  t.add("tile.addsc", ternary_scalar<false>);
+  t.add("tile.subsc", ternary_scalar<true>);
+  t.add("tile.prelu", prelu);
+  t.add("tile.part_add", part<f_add>);
+  t.add("tile.part_mul", part<f_mul>);
+  t.add("tile.part_max", part<f_max>);
+  t.add("tile.part_min", part<f_min>);
   // broadcasts
   for (const char* prefix : {"tile.row_expand", "tile.col_expand"}) {
     std::string p = prefix;
@@ -928,7 +1023,8 @@ inline void register_ops(OpTable& t) {
   t.add("tensor.create", tensor_create);
   t.add("tensor.full", tensor_create);
   for (const char* n : {"system.bar_all", "system.bar_v", "system.bar_m", "system.sync_src", "system.sync_dst",
-                        "system.sync_set", "system.sync_wait", "system.syncall"})
+                        "system.sync_set", "system.sync_wait", "system.syncall", "system.fence",
+                        "system.cacheinvalid", "system.set_ffts"})
     t.add(n, nothing);
   t.add("system.task_dummy", opaque);
   t.add("system.task_invalid", opaque);

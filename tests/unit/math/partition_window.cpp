@@ -131,3 +131,40 @@ TEST_CASE("FL-24 structural failures are distinct error values") {
   CHECK(reject(dims{1, 2, 3, 8}, dims{2, 3, 8}, dims{0, 0, 0}).code ==
         m::partition_errc::tile_rank_exceeds_tensor);
 }
+
+// Issue 34: a tile of lower rank writes a run of consecutive rows; the aligned box is that run
+// only when the rows provably stay inside the axis they start on.
+static_assert(window(dims{16, 64}, dims{2, 20, 64}, dims{0, 4, 0}) ==
+              maybe_dims{1, 16, 64});  // FL-24 4 + 16 <= 20
+// A symbolic valid extent is bounded by the tile's physical one.
+static_assert(m::store_partition_window(maybe_dims{sym, 64}, maybe_dims{16, 64}, maybe_dims{2, 20, 64},
+                                        maybe_dims{0, 4, 0})
+                  .value()
+                  .shape == maybe_dims{1, sym, 64});
+// A tile of the tensor's rank lands one axis on one: its box, whatever the extents.
+static_assert(m::store_partition_window(maybe_dims{2, 8, 64}, maybe_dims{2, sym, 64}, maybe_dims{0, 0, 0})
+                  .value()
+                  .shape == maybe_dims{2, 8, 64});
+
+TEST_CASE("FL-24, issue 34: rows that may spill over an axis are refused, never boxed") {
+  // Static: 16 rows at offset 10 of an axis of 20 run on into the next index.
+  CHECK(reject(dims{16, 64}, dims{2, 20, 64}, dims{0, 10, 0}).code == m::partition_errc::rows_past_end);
+  // A dynamic middle axis: the rows stay inside it only when it is at least 16.
+  const auto dyn = m::store_partition_window(maybe_dims{16, 64}, maybe_dims{2, sym, 64}, maybe_dims{0, 0, 0});
+  REQUIRE_FALSE(dyn.has_value());
+  CHECK(dyn.error().code == m::partition_errc::symbolic_leading_extent);
+  CHECK(m::partition_error_message(dyn.error()).find("whether they stay inside that axis or spill") !=
+        std::string::npos);
+  // A dynamic offset on the axis the rows stop on.
+  const auto off = m::store_partition_window(maybe_dims{16, 64}, maybe_dims{2, 20, 64}, maybe_dims{0, sym, 0});
+  REQUIRE_FALSE(off.has_value());
+  CHECK(off.error().code == m::partition_errc::rows_may_cross_axis);
+  CHECK(off.error().axis == 1);
+  CHECK(m::partition_error_message(off.error()).find("start at a dynamic offset on axis 1 (extent 20)") !=
+        std::string::npos);
+  // One row cannot spill: a dynamic offset is fine.
+  CHECK(m::store_partition_window(maybe_dims{1, 64}, maybe_dims{2, 20, 64}, maybe_dims{0, sym, 0}).has_value());
+  // A rank-3 tile into a rank-4 tensor whose inner axis it does not fill: the box [1, 2, 3, 8]
+  // would leave gaps in the run of 6 rows, and 6 rows do not fill the axis of 5 either.
+  CHECK(reject(dims{2, 3, 8}, dims{4, 2, 5, 8}, dims{0, 0, 0, 0}).code == m::partition_errc::rows_not_whole_axis);
+}
