@@ -10,6 +10,7 @@
 #                 and ASan builds run them
 #   build-asan/   clang++-14, Debug, -Werror, -fsanitize=address,undefined: tests run
 #                 (one build covers clang's warnings and both sanitizers)
+#   build-fuzz/   clang++-14 libFuzzer + ASan/UBSan: the structured fuzzer, a bounded deterministic run
 #   consumers     add_subdirectory / find_package / FetchContent example projects
 # Fails (non-zero) at the first failure. Uses at most -j2 (JOBS=…). Prints how long each stage
 # took at the end, whether it passed or not.
@@ -90,6 +91,36 @@ tw_configure build-asan "${common_args[@]}" \
 cmake --build build-asan -j "$JOBS"
 tw_stage "clang asan+ubsan Debug: ctest"
 run_ctest build-asan
+
+# --- structured fuzzing: a bounded, deterministic run (docs/fuzzing.md) ------------------------
+# The structured mutator from the seed corpus, every oracle on (round trip, the default pipeline
+# with only located user errors, the interpreter's equivalence check after each pass,
+# idempotence): FUZZ_RUNS inputs from seed 1, so a red run is reproducible.
+fuzz_runs="${FUZZ_RUNS:-30000}"
+tw_stage "clang libFuzzer: structured fuzzing, $fuzz_runs inputs from seed 1"
+tw_configure build-fuzz \
+  -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_CXX_COMPILER="$CLANGXX" \
+  -DTILEWRIGHT_BUILD_FUZZERS=ON \
+  -DTILEWRIGHT_BUILD_TESTS=OFF \
+  -DTILEWRIGHT_BUILD_TOOLS=OFF \
+  -DTILEWRIGHT_BUILD_EXAMPLES=OFF \
+  -DTILEWRIGHT_HEADER_CHECK=OFF \
+  -DTILEWRIGHT_WERROR=ON
+cmake --build build-fuzz -j "$JOBS" --target tilewright-fuzz-structured
+fuzz_work="$(mktemp -d)"
+cp tests/corpus/*.pto tests/fuzz/corpus/* "$fuzz_work"/
+fuzz_status=0
+build-fuzz/bin/tilewright-fuzz-structured "$fuzz_work" -runs="$fuzz_runs" -seed=1 -timeout=10 \
+  -rss_limit_mb=2048 -max_len=8192 -artifact_prefix="$fuzz_work/" -print_final_stats=1 \
+  >"$fuzz_work/fuzz.log" 2>&1 || fuzz_status=$?
+# libFuzzer's coverage chatter is long; its summary and any violation are at the end.
+grep -v -E '^  NEW_FUNC' "$fuzz_work/fuzz.log" | tail -n 40 || true
+if ((fuzz_status != 0)); then
+  echo "fuzz: the structured fuzzer found a violation (exit $fuzz_status); the input is saved in $fuzz_work" >&2
+  exit "$fuzz_status"
+fi
+rm -rf "$fuzz_work"
 
 # --- consumers ------------------------------------------------------------------------------
 tw_stage "consumers: add_subdirectory, find_package, FetchContent"

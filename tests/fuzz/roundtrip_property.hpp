@@ -11,11 +11,13 @@
 //     T2 == T1 byte for byte (printing is a fixed point after one round).
 #include <cstddef>
 #include <exception>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 
 #include "tilewright/ir/diagnostic.hpp"
+#include "tilewright/interp/equivalence.hpp"
 #include "tilewright/ir/structural_equal.hpp"
 #include "tilewright/pass/pipeline.hpp"
 #include "tilewright/passes/registry.hpp"
@@ -111,15 +113,42 @@ inline RoundtripOutcome check_roundtrip(std::string_view text, std::string_view 
 // What a program that parsed must survive as well: the default pipeline, verified after
 // every pass and round-tripped (--verify=roundtrip). The passes may refuse it, but only with a
 // located user error; an internal error means user text reached a broken invariant.
+// Whatever parses goes through the default pipeline, round-tripped after every pass, and
+// (issue 34) checked against the pass's input with the reference interpreter wherever it can
+// decide, then run through the pipeline a second time, which must change nothing. A pass may
+// refuse the program with a located user error; anything else is a violation.
 inline std::optional<std::string> check_pipeline(const ir::Program& program) {
+  std::optional<std::string> difference;
   try {
     pass::Pipeline pipeline;
     for (auto& p : passes::default_pipeline()) pipeline.add(p);
     pipeline = pass::Pipeline(pipeline.passes(), pass::verified_properties(program));
     if (pipeline.check_order()) return std::nullopt;  // the input lacks what the pipeline needs
+    auto before = std::make_shared<ir::Program>();
+    pass::Instruments instruments = text::roundtrip_instrument();
+    instruments.before = [before](const pass::PassInfo&, const ir::Program& p) { *before = p; };
+    auto round = instruments.after;
+    instruments.after = [round, before, &difference](const pass::PassInfo& info, const ir::Program& p) {
+      round(info, p);
+      if (p == *before) return;
+      interp::EquivalenceOptions o;
+      o.trials = 2;
+      o.max_dim = 8;
+      auto r = interp::check_equivalent(*before, p, o);
+      if (r.status == interp::EquivalenceReport::Status::different && !difference)
+        difference = "pass " + std::string(info.name) + " changed the meaning of the program: " + r.message;
+    };
     pass::PassContext ctx;
-    pipeline.run(program, ctx, pass::VerifyLevel::roundtrip, text::roundtrip_instrument(), nullptr);
+    ir::Program once = pipeline.run(program, ctx, pass::VerifyLevel::roundtrip, instruments, nullptr);
+    if (difference) return "semantic: " + *difference;
+    pass::Pipeline again(pipeline.passes(), pass::verified_properties(once));
+    if (again.check_order()) return std::nullopt;
+    pass::PassContext ctx2;
+    ir::Program twice = again.run(once, ctx2, pass::VerifyLevel::basic, {}, nullptr);
+    if (auto d = ir::structural_difference(once, twice))
+      return "idempotence: the default pipeline changed its own output: " + *d;
   } catch (const ir::Error& e) {
+    if (difference) return "semantic: " + *difference;
     if (e.diagnostic().kind != ir::ErrorKind::user)
       return "pipeline: an internal error from user text: " + ir::render(e.diagnostic());
     if (!e.diagnostic().span.known())

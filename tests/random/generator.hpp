@@ -22,16 +22,20 @@
 // * canonicalize: 2-D Vec and Mat tiles, slices (chained, constant and dynamic offsets,
 //   aligned or not) consumed by extracts, matmul operands, col_expand ops, ordinary ops,
 //   stores, plain aliases, loop inits and yields.
+// * ssa: kernels as DSL users write them — three tile names and the Out parameter re-assigned
+//   in straight-line code, in nested pl.range loops, in ifs with and without else — written
+//   as text and parsed, for ConvertToSSA.
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "tilewright/build/builder.hpp"
 #include "tilewright/interp/equivalence.hpp"
+#include "tilewright/text/parser.hpp"
 
 namespace tilewright::testgen {
 
-enum class Target : std::uint8_t { flatten, materialize, fold, canonicalize };
+enum class Target : std::uint8_t { flatten, materialize, fold, canonicalize, ssa };
 
 inline std::string_view target_name(Target t) {
   switch (t) {
@@ -39,6 +43,7 @@ inline std::string_view target_name(Target t) {
     case Target::materialize: return "materialize_tensor_strides";
     case Target::fold: return "fold_no_op_reshape";
     case Target::canonicalize: return "canonicalize_tile_slice";
+    case Target::ssa: return "convert_to_ssa";
   }
   return "?";
 }
@@ -643,6 +648,83 @@ inline ir::Program canonicalize(const Options& o) {
   return g.finish();
 }
 
+// ---- ConvertToSSA ------------------------------------------------------------------------
+
+struct SsaGen {
+  Rng rng;
+  std::string tile_type;
+  std::int64_t rows = 8, cols = 16;
+  std::string text;
+  int loops = 0;
+  std::vector<std::string> loop_vars;  // in scope
+
+  explicit SsaGen(std::uint64_t seed) : rng(seed) {}
+  static std::string pad(int depth) { return std::string(static_cast<std::size_t>(8 + 4 * depth), ' '); }
+  std::string name() { return std::vector<std::string>{"a", "b", "c"}[static_cast<std::size_t>(rng.range(0, 2))]; }
+  std::string condition() {
+    if (!loop_vars.empty() && rng.coin())
+      return loop_vars[static_cast<std::size_t>(rng.range(0, static_cast<std::int64_t>(loop_vars.size()) - 1))] +
+             (rng.coin() ? " == " : " < ") + std::to_string(rng.range(0, 2));
+    return std::string("s") + (rng.coin() ? " > " : " == ") + std::to_string(rng.range(0, 6));
+  }
+  void assign(int depth) {
+    const std::string v = name(), ty = ": " + tile_type + " = ";
+    switch (rng.range(0, 4)) {
+      case 0: text += pad(depth) + v + ty + name() + "\n"; break;
+      case 1:
+        text += pad(depth) + v + ty + "pl.tile.adds(" + name() + ", " + std::to_string(rng.range(-3, 3)) + ".5)\n";
+        break;
+      case 2: text += pad(depth) + "out_0 = pl.tile.store(" + name() + ", [0, 0], out_0)\n"; break;
+      default: {
+        static const std::vector<std::string> ops = {"add", "sub", "mul", "maximum"};
+        text += pad(depth) + v + ty + "pl.tile." + ops[static_cast<std::size_t>(rng.range(0, 3))] + "(" + name() + ", " +
+                name() + ")\n";
+      }
+    }
+  }
+  void block(int depth) {
+    const auto n = rng.range(1, 4);
+    for (std::int64_t k = 0; k < n; ++k) {
+      const auto what = depth >= 3 ? 0 : rng.range(0, 5);
+      if (what <= 2) {
+        assign(depth);
+      } else if (what == 3) {
+        const std::string i = "i" + std::to_string(loops++);
+        text += pad(depth) + "for " + i + " in pl.range(" + std::to_string(rng.range(0, 3)) + "):\n";
+        loop_vars.push_back(i);
+        block(depth + 1);
+        loop_vars.pop_back();
+      } else {
+        text += pad(depth) + "if " + condition() + ":\n";
+        block(depth + 1);
+        if (rng.coin()) {
+          text += pad(depth) + "else:\n";
+          block(depth + 1);
+        }
+      }
+    }
+  }
+};
+
+inline ir::Program ssa(const Options& o) {
+  SsaGen g(o.seed);
+  g.rows = g.rng.coin() ? 8 : 16;
+  g.cols = g.rng.coin() ? 16 : 32;
+  const std::string shape = "[" + std::to_string(g.rows) + ", " + std::to_string(g.cols) + "]";
+  g.tile_type = "pl.Tile[" + shape + ", pl.FP32, pl.Mem.Vec]";
+  const std::string tensor = "pl.Tensor[" + shape + ", pl.FP32]";
+  g.text = "@pl.program\nclass Random:\n    @pl.function(type=pl.FunctionType.InCore)\n"
+           "    def kernel(self, x: " + tensor + ", s: pl.Scalar[pl.INDEX], out_0: pl.Out[" + tensor + "]) -> " +
+           tensor + ":\n" +
+           "        a: " + g.tile_type + " = pl.tile.load(x, [0, 0], " + shape + ", " + shape +
+           ", target_memory=pl.Mem.Vec)\n"
+           "        b: " + g.tile_type + " = pl.tile.muls(a, 0.5)\n"
+           "        c: " + g.tile_type + " = pl.tile.adds(a, 1.0)\n";
+  g.block(0);
+  g.text += "        out_0 = pl.tile.store(" + g.name() + ", [0, 0], out_0)\n        return out_0\n";
+  return text::parse_program(g.text, "random_ssa_" + std::to_string(o.seed) + ".pto");
+}
+
 }  // namespace detail
 
 inline ir::Program generate_once(const Options& o) {
@@ -657,6 +739,7 @@ inline ir::Program generate_once(const Options& o) {
     case Target::materialize: return detail::materialize(o);
     case Target::fold: return detail::fold(o);
     case Target::canonicalize: return detail::canonicalize(o);
+    case Target::ssa: return detail::ssa(o);
   }
   return detail::flatten_elementwise(o);
 }

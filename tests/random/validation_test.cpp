@@ -16,11 +16,13 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <sstream>
 #include <string>
 
 #include "generator.hpp"
 #include "minimize.hpp"
 #include "tilewright/interp/equivalence.hpp"
+#include "tilewright/ir/walk.hpp"
 #include "tilewright/pass/verify.hpp"
 #include "tilewright/passes/registry.hpp"
 #include "tilewright/text/parser.hpp"
@@ -78,6 +80,21 @@ Outcome validate(const ir::Program& before, const pass::AnyPass& p, int trials, 
   return o;
 }
 
+void tally_ranks(const ir::Program& p, std::map<std::string, std::map<std::size_t, std::size_t>>& ranks) {
+  for (const auto& f : p->functions)
+    ir::for_each_stmt(f->body, [&](const ir::Stmt& s) {
+      const ir::Call* call = ir::stmt_call(s);
+      if (!call) return;
+      std::size_t rank = 0;
+      auto see = [&](const ir::Type& t) {
+        if (auto* tile = ir::as<ir::TileType>(t)) rank = std::max(rank, tile->shape.size());
+      };
+      for (const auto& a : call->args) see(a->type);
+      if (auto* value = ir::stmt_call_expr(s)) see((*value)->type);
+      if (rank) ++ranks[std::string(ir::op_name(call->callee.op))][rank];
+    });
+}
+
 void run_validation(testgen::Target target) {
   auto programs = env_u64("TILEWRIGHT_VALIDATION_PROGRAMS", 500);
   auto first = env_u64("TILEWRIGHT_VALIDATION_SEED", 1);
@@ -86,6 +103,10 @@ void run_validation(testgen::Target target) {
   std::size_t equivalent = 0, rejected = 0, not_checkable = 0, different = 0, changed = 0, vacuous = 0;
   bool print = env_u64("TILEWRIGHT_VALIDATION_PRINT", 0) != 0;
   std::map<std::string, std::size_t> rejections;  // by the message's first clause
+  // TILEWRIGHT_VALIDATION_COVERAGE=1: which ops, at which tile rank, the validated programs
+  // ran (the highest rank among a call's tile operands and result).
+  bool coverage = env_u64("TILEWRIGHT_VALIDATION_COVERAGE", 0) != 0;
+  std::map<std::string, std::map<std::size_t, std::size_t>> ranks;
   // Exploration: partial valid extents anywhere (FL-10's known limit, see the board).
   bool any_valid = env_u64("TILEWRIGHT_VALIDATION_ANY_VALID", 0) != 0;
   auto start = std::chrono::steady_clock::now();
@@ -104,6 +125,7 @@ void run_validation(testgen::Target target) {
       case Outcome::equivalent:
         ++equivalent;
         vacuous += o.compared == 0;
+        if (coverage) tally_ranks(before, ranks);
         break;
       case Outcome::rejected:
         ++rejected;
@@ -138,6 +160,12 @@ void run_validation(testgen::Target target) {
                       << vacuous << " with no defined output to compare; "
                       << seconds << " s");
   for (const auto& [why, n] : rejections) MESSAGE("  rejected " << n << "x: " << why);
+  for (const auto& [op, by_rank] : ranks) {
+    std::ostringstream row;  // (string + in a loop trips g++ 12's -O3 -Wrestrict false positive)
+    row << "  | `" << op << "` |";
+    for (std::size_t r = 1; r <= 5; ++r) row << ' ' << (by_rank.count(r) ? by_rank.at(r) : 0) << " |";
+    MESSAGE(row.str());
+  }
   // Most programs must be checked, or the generator is not exercising the pass.
   CHECK(equivalent * 10 >= programs * 7);
   CHECK(changed * 2 >= programs);
@@ -148,7 +176,7 @@ void run_validation(testgen::Target target) {
 
 TEST_CASE("generator: deterministic; every program prints, parses back to itself and verifies") {
   for (auto t : {testgen::Target::flatten, testgen::Target::materialize, testgen::Target::fold,
-                 testgen::Target::canonicalize}) {
+                 testgen::Target::canonicalize, testgen::Target::ssa}) {
     pass::AnyPass p = pass_for(t);
     for (std::uint64_t seed = 1; seed <= 60; ++seed) {
       CAPTURE(testgen::target_name(t));
@@ -186,3 +214,4 @@ TEST_CASE("validation: flatten_tile_nd_to_2d on random programs") { run_validati
 TEST_CASE("validation: materialize_tensor_strides on random programs") { run_validation(testgen::Target::materialize); }
 TEST_CASE("validation: fold_no_op_reshape on random programs") { run_validation(testgen::Target::fold); }
 TEST_CASE("validation: canonicalize_tile_slice on random programs") { run_validation(testgen::Target::canonicalize); }
+TEST_CASE("validation: convert_to_ssa on random programs") { run_validation(testgen::Target::ssa); }

@@ -323,9 +323,11 @@ inline double reduce_step(Reduce r, double acc, double x) {
 }
 
 // Reduces axis `axis` of the input (the last for row_*, the first for col_*) over its valid
-// extent; the result keeps that axis with extent 1.
-template <Reduce R, bool Rows>
-Value reduce(OpCall& c) {
+// extent; the result keeps that axis with extent 1. `fold(element, k)` is called for the k-th
+// valid element along the axis, in order, and `value()` gives the result once all are seen;
+// an undefined element makes the result undefined.
+template <bool Rows, class Start>
+Value reduce_axis(OpCall& c, Start start) {
   const Tile& a = c.tile(0);
   if (a.rank() < 1) c.fail("needs a tile of rank >= 1");
   auto out = new_result(c);
@@ -340,48 +342,45 @@ Value reduce(OpCall& c) {
   Dims idx(expect.size(), 0);
   for (std::size_t i = 0; i < out->size(); ++i, next_index(idx, expect)) {
     std::int64_t base = linear(idx, a.shape);
-    double acc = reduce_init(R);
+    auto acc = start();
     bool defined = n > 0;
     for (std::int64_t k = 0; k < n && defined; ++k) {
       auto at = static_cast<std::size_t>(base + k * stride);
       defined = a.defined[at];
-      acc = reduce_step(R, acc, a.data[at]);
+      acc.fold(a.data[at], k);
     }
     out->defined[i] = defined;
-    if (defined) out->data[i] = acc;
+    if (defined) out->data[i] = acc.value();
   }
   return finish(std::move(out));
+}
+
+template <Reduce R, bool Rows>
+Value reduce(OpCall& c) {
+  struct Acc {
+    double v = reduce_init(R);
+    void fold(double x, std::int64_t) { v = reduce_step(R, v, x); }
+    [[nodiscard]] double value() const { return v; }
+  };
+  return reduce_axis<Rows>(c, [] { return Acc{}; });
 }
 
 // row_argmax / col_argmax and the argmin forms: the index, along the reduced axis, of the
 // first largest (smallest) element of its valid extent.
 template <bool Max, bool Rows>
 Value arg_reduce(OpCall& c) {
-  const Tile& a = c.tile(0);
-  if (a.rank() < 1) c.fail("needs a tile of rank >= 1");
-  auto out = new_result(c);
-  std::size_t axis = Rows ? a.rank() - 1 : 0;
-  Dims expect = a.shape;
-  expect[axis] = 1;
-  if (element_count(expect) != element_count(out->shape))
-    c.fail("result " + dims_string(out->shape) + " does not match the reduction of " + dims_string(a.shape));
-  std::int64_t n = a.valid[axis];
-  std::int64_t stride = 1;
-  for (std::size_t k = axis + 1; k < a.rank(); ++k) stride *= a.shape[k];
-  Dims idx(expect.size(), 0);
-  for (std::size_t i = 0; i < out->size(); ++i, next_index(idx, expect)) {
-    std::int64_t base = linear(idx, a.shape), best = 0;
-    bool defined = n > 0;
-    for (std::int64_t k = 0; k < n && defined; ++k) {
-      auto at = static_cast<std::size_t>(base + k * stride);
-      defined = a.defined[at];
-      auto top = static_cast<std::size_t>(base + best * stride);
-      if (Max ? a.data[at] > a.data[top] : a.data[at] < a.data[top]) best = k;
+  struct Acc {
+    double best = Max ? -INFINITY : INFINITY;
+    std::int64_t at = 0;
+    void fold(double x, std::int64_t k) {
+      if (k == 0 || (Max ? x > best : x < best)) {
+        best = x;
+        at = k;
+      }
     }
-    out->defined[i] = defined;
-    if (defined) out->data[i] = static_cast<double>(best);
-  }
-  return finish(std::move(out));
+    [[nodiscard]] double value() const { return static_cast<double>(at); }
+  };
+  return reduce_axis<Rows>(c, [] { return Acc{}; });
 }
 
 // ---- matmul family -----------------------------------------------------------------------
