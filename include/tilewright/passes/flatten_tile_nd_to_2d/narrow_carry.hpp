@@ -288,6 +288,7 @@ class CarrySettler : public ir::Mutator<CarrySettler> {
     auto* was = ir::as<ir::Call>(before.value);
     const ops::OpInfo* info = c && !c->callee.is_function() ? registry_->find(c->callee.op) : nullptr;
     if (info && was && operands_moved(*c, *was)) value = call(c->callee.op, c->args, c->kwargs, value->span, c, value->type);
+    else if (info && info->deduce && without_view(value->type)) value = as_read_back(*c, value);
     else if (info) value = with_stated_memory(*info, value);
     const ir::Type settled = value->type ? stated_storage(value->type, now.var->type) : nullptr;
     if (value == now.value && (!settled || ir::same_type(settled, now.var->type, ir::Buffers::ignored))) return rebuilt;
@@ -297,6 +298,25 @@ class CarrySettler : public ir::Mutator<CarrySettler> {
       substitute(before.var, var);
     }
     return ir::make_stmt(ir::Assign{var, std::move(value)}, rebuilt->span, rebuilt->comments);
+  }
+
+  static bool without_view(const ir::Type& t) {
+    auto* tile = ir::as<ir::TileType>(t);
+    return tile && !tile->view && tile->shape.size() == 2;
+  }
+
+  // A >2D annotation over a call that deduces a 2D tile (an annotation of another shape is
+  // the value's type, §6.4) is flattened onto the deduced shape, with no view; and an
+  // annotation of the deduced shape reads back with the deduced view. So a call typed without
+  // a view whose deduction has that shape is given its deduced type, which is what its printed
+  // form means (structured-fuzz finding, issue 34). The elements a deduced valid region leaves
+  // out are the ones the op never wrote.
+  ir::Expr as_read_back(const ir::Call& c, const ir::Expr& value) const {
+    auto* now = ir::tile_type(value);
+    if (!now || now->shape.size() != 2) return value;
+    ir::Expr deduced = call(c.callee.op, c.args, c.kwargs, value->span, &c, value->type);
+    auto* d = ir::tile_type(deduced);
+    return d && ir::loosely_equal(d->shape, now->shape) ? deduced : value;
   }
 
   // A call whose tile type names no memory space, with the one its op puts its result in (its
