@@ -111,10 +111,7 @@ cmake --build build-fuzz -j "$JOBS" --target tilewright-fuzz-structured
 fuzz_work="$(mktemp -d)"
 cp tests/corpus/*.pto tests/fuzz/corpus/* "$fuzz_work"/
 fuzz_status=0
-# The interpreter oracle is off here while the ConvertToSSA difference it found (a while loop
-# with break; tests/random/regressions/convert_to_ssa/*.differs.pto) is open; it stays on in
-# every other fuzz run and in the corpus replay.
-TILEWRIGHT_FUZZ_SEMANTIC=0 build-fuzz/bin/tilewright-fuzz-structured "$fuzz_work" -runs="$fuzz_runs" -seed=1 -timeout=10 \
+build-fuzz/bin/tilewright-fuzz-structured "$fuzz_work" -runs="$fuzz_runs" -seed=1 -timeout=10 \
   -rss_limit_mb=2048 -max_len=8192 -artifact_prefix="$fuzz_work/" -print_final_stats=1 \
   >"$fuzz_work/fuzz.log" 2>&1 || fuzz_status=$?
 # libFuzzer's coverage chatter is long; its summary and any violation are at the end.

@@ -114,8 +114,8 @@ inline RoundtripOutcome check_roundtrip(std::string_view text, std::string_view 
 // What a program that parsed must survive as well: the default pipeline, verified after
 // every pass and round-tripped (--verify=roundtrip). The passes may refuse it, but only with a
 // located user error; an internal error means user text reached a broken invariant.
-// TILEWRIGHT_FUZZ_SEMANTIC=0 turns the interpreter oracle off (CI does, while the ConvertToSSA
-// difference in tests/random/regressions/convert_to_ssa/*.differs.pto is open).
+// TILEWRIGHT_FUZZ_SEMANTIC=0 turns the interpreter oracle off, to look at the other oracles
+// alone (it costs most of a run's time).
 inline bool semantic_oracle() {
   static const bool on = [] {
     const char* v = std::getenv("TILEWRIGHT_FUZZ_SEMANTIC");

@@ -682,27 +682,45 @@ struct SsaGen {
       }
     }
   }
-  void block(int depth) {
+  // `jumps`: the innermost loop takes `break` ("b") and, when its counter cannot be skipped,
+  // `continue` ("bc"); empty outside loops. A jump closes an if's branch, as written in
+  // Python, and after a re-assignment of a carried name the pass must refuse it.
+  void block(int depth, const std::string& jumps = {}) {
     const auto n = rng.range(1, 4);
     for (std::int64_t k = 0; k < n; ++k) {
-      const auto what = depth >= 3 ? 0 : rng.range(0, 5);
+      const auto what = depth >= 3 ? 0 : rng.range(0, 6);
       if (what <= 2) {
         assign(depth);
       } else if (what == 3) {
         const std::string i = "i" + std::to_string(loops++);
         text += pad(depth) + "for " + i + " in pl.range(" + std::to_string(rng.range(0, 3)) + "):\n";
         loop_vars.push_back(i);
-        block(depth + 1);
+        block(depth + 1, "bc");
         loop_vars.pop_back();
+      } else if (what == 4) {
+        // A counted while: the count is advanced last, so only `break` may leave early.
+        const std::string w = "w" + std::to_string(loops++);
+        text += pad(depth) + w + ": pl.Scalar[pl.INDEX] = 0\n";
+        text += pad(depth) + "while " + w + " < " + std::to_string(rng.range(0, 3)) + ":\n";
+        loop_vars.push_back(w);
+        block(depth + 1, "b");
+        loop_vars.pop_back();
+        text += pad(depth + 1) + w + ": pl.Scalar[pl.INDEX] = " + w + " + 1\n";
       } else {
         text += pad(depth) + "if " + condition() + ":\n";
-        block(depth + 1);
+        branch(depth + 1, jumps);
         if (rng.coin()) {
           text += pad(depth) + "else:\n";
-          block(depth + 1);
+          branch(depth + 1, jumps);
         }
       }
     }
+  }
+  void branch(int depth, const std::string& jumps) {
+    const auto roll = jumps.empty() ? 9 : rng.range(0, 11);
+    if (roll > 1) return block(depth, jumps);
+    if (roll == 1) block(depth, jumps);  // a jump after assignments: often refused
+    text += pad(depth) + (jumps.size() > 1 && rng.coin() ? "continue" : "break") + "\n";
   }
 };
 

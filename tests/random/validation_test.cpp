@@ -81,7 +81,11 @@ Outcome validate(const ir::Program& before, const pass::AnyPass& p, int trials, 
 }
 
 // A rejection's first clause with its numbers blanked, so that one rule counts once.
-std::string reason_of(const std::string& message) {
+std::string reason_of(std::string_view message) {
+  if (message.starts_with("in function '")) {  // the function says nothing about the rule
+    auto end = message.find("': ");
+    if (end != std::string_view::npos) message.remove_prefix(end + 3);
+  }
   std::string out;
   for (char ch : message.substr(0, message.find_first_of(":;,["))) {
     if (ch >= '0' && ch <= '9') {

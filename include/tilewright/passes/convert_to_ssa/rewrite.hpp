@@ -99,7 +99,9 @@ class SsaRewriter : public ir::Mutator<SsaRewriter> {
       else if constexpr (std::is_same_v<X, ir::For>) return for_loop(s, x);
       else if constexpr (std::is_same_v<X, ir::While>) return while_loop(s, x);
       else if constexpr (std::is_same_v<X, ir::Scope>) return scope(s, x);
-      else return rebuild_stmt(s);  // Eval, Yield, Return, Break, Continue: reads only
+      else if constexpr (std::is_same_v<X, ir::Break>) return jump(s, "break");
+      else if constexpr (std::is_same_v<X, ir::Continue>) return jump(s, "continue");
+      else return rebuild_stmt(s);  // Eval, Yield, Return: reads only
     });
     current_ = outer;
     return out;
@@ -116,6 +118,12 @@ class SsaRewriter : public ir::Mutator<SsaRewriter> {
     ir::Expr iter_arg;
     ir::Expr return_var;
   };
+  // The loop a `break` or `continue` leaves: the carries this pass adds to it and the Vars
+  // its body may define first for a later read (their carries are known only after the body).
+  struct OpenLoop {
+    const std::vector<Carry>* carries;
+    const std::vector<Key>* escaping;
+  };
 
   const ir::FunctionNode& function_;
   const FunctionFacts& facts_;
@@ -127,6 +135,7 @@ class SsaRewriter : public ir::Mutator<SsaRewriter> {
   // assigned in ("the if", "the loop") and where that construct is.
   std::unordered_map<Key, std::pair<std::string_view, ir::Span>> gone_;
   std::size_t next_loop_ = 0;
+  std::vector<OpenLoop> open_loops_;  // innermost last
   int in_type_ = 0;
   ir::Span current_;
   std::uint64_t renamed_ = 0, loop_carries_ = 0, if_merges_ = 0;
@@ -432,7 +441,9 @@ class SsaRewriter : public ir::Mutator<SsaRewriter> {
     next.loop_var = define(x.loop_var);
     for (std::size_t i = 0; i < x.iter_args.size(); ++i) next.iter_args[i] = define_iter_arg(x.iter_args[i], inits[i]);
     for (const auto& c : carries) bindings_.bind(c.var, c.iter_arg);
+    open_loops_.push_back(OpenLoop{&carries, &escaping});
     next.body = mutate_stmt(x.body);
+    open_loops_.pop_back();
     close_loop(next, x, carries, std::move(escaping), m, s->span);
     if (x.kind == ir::ForKind::unroll && !carries.empty()) refuse_unroll_carry(carries, s->span);
     if (carries.empty() && next.start == x.start && next.stop == x.stop && next.step == x.step &&
@@ -440,6 +451,32 @@ class SsaRewriter : public ir::Mutator<SsaRewriter> {
         next.return_vars == x.return_vars && !attrs)
       return s;
     return ir::make_stmt(std::move(next), s->span, s->comments);
+  }
+
+  // A jump out of an iteration passes on the values the loop's iter_args had when the
+  // iteration began: the closing yield is never reached. That is the Python value of a name
+  // this pass carries only while the iteration has not re-assigned it yet; past such an
+  // assignment no SSA form without a second exit value exists, so the program is refused
+  // rather than given the previous iteration's value.
+  ir::Stmt jump(const ir::Stmt& s, std::string_view keyword) {
+    if (open_loops_.empty()) return s;
+    const OpenLoop& loop = open_loops_.back();
+    std::vector<std::string> changed;
+    for (const auto& c : *loop.carries) {
+      const ir::Expr* now = bindings_.find(c.var);
+      if (now && *now != c.iter_arg) changed.emplace_back(name_of(c.var));
+    }
+    for (Key v : *loop.escaping)
+      if (bindings_.find(v)) changed.emplace_back(name_of(v));
+    if (changed.empty()) return s;
+    std::sort(changed.begin(), changed.end());
+    std::string names;
+    for (const auto& n : changed) names += (names.empty() ? "'" : ", '") + n + "'";
+    fail("'" + std::string(keyword) + "' leaves the loop iteration after it assigned " + names +
+         ", a value the loop carries; in SSA form the loop passes on only what the end of its body yields, "
+         "so after this '" + std::string(keyword) + "' " + (changed.size() == 1 ? "it" : "they") +
+         " would silently keep the previous iteration's value. Move the assignment after the '" +
+         std::string(keyword) + "', or guard the rest of the body with an if instead of jumping");
   }
 
   // pl.unroll takes no init_values (the text format has no way to print a carried unroll), so
@@ -466,7 +503,9 @@ class SsaRewriter : public ir::Mutator<SsaRewriter> {
     for (std::size_t i = 0; i < x.iter_args.size(); ++i) next.iter_args[i] = define_iter_arg(x.iter_args[i], inits[i]);
     for (const auto& c : carries) bindings_.bind(c.var, c.iter_arg);
     next.cond = mutate_expr(x.cond);
+    open_loops_.push_back(OpenLoop{&carries, &escaping});
     next.body = mutate_stmt(x.body);
+    open_loops_.pop_back();
     close_loop(next, x, carries, std::move(escaping), m, s->span);
     if (carries.empty() && next.cond == x.cond && next.body == x.body && next.iter_args == x.iter_args &&
         next.return_vars == x.return_vars)
