@@ -1,9 +1,15 @@
 #pragma once
-// SSAForm: every Var is defined once — as a parameter, an assignment target, a loop index,
-// an iter_arg, a return var or a scope binding — and used only where its definition is in
-// scope: a Var defined in a branch or a loop body is not visible after it (the values that
-// leave a branch or a loop are its return vars). Loops with iter_args and ifs with return
-// vars end their bodies in a yield of matching arity.
+// SSAForm: every Var is defined once — as an assignment target, a loop index, an iter_arg, a
+// return var or a scope binding — and used only where its definition is in scope: a Var
+// defined in a branch or a loop body is not visible after it (the values that leave a branch
+// or a loop are its return vars). Loops with iter_args and ifs with return vars end their
+// bodies in a yield of matching arity.
+//
+// A parameter is bound by the call, not assigned, so the body may assign it once, as
+// upstream's verifier counts it: `out_0 = pl.tile.store(t, [0, 0], out_0)` is SSA (seed 000's
+// own input). We take that assignment at the function's top level only (scopes are
+// transparent): inside a loop body it runs once per iteration, and inside a branch it leaves
+// the name two values after the if; both need ConvertToSSA's carries and merges.
 //
 // Each report is located at the offending statement and says which variable; a redefinition
 // carries a note pointing at the first definition. ConvertToSSA establishes the property.
@@ -27,7 +33,11 @@ class SsaChecker {
 
   void run() {
     collect_definitions();
-    for (const auto& p : f_.params) define(p.var, p.var->span.known() ? p.var->span : f_.span);
+    for (const auto& p : f_.params)
+      if (p.var) {
+        params_.insert(p.var.get());
+        visible_.bind(p.var.get(), 1);
+      }
     stmt(f_.body);
   }
 
@@ -37,6 +47,8 @@ class SsaChecker {
   std::unordered_set<const ir::ExprNode*> defined_anywhere_;
   std::unordered_map<const ir::ExprNode*, ir::Span> first_definition_;
   std::unordered_set<const ir::ExprNode*> reported_uses_;
+  std::unordered_set<const ir::ExprNode*> params_;
+  int nested_ = 0;  // loop bodies and branches around the statement
   ::tilewright::pass::detail::ScopedMap<const ir::ExprNode*, char> visible_;
 
   void report(std::string message, const ir::Span& span, std::vector<std::pair<std::string, ir::Span>> notes = {}) {
@@ -69,6 +81,14 @@ class SsaChecker {
 
   void define(const ir::Expr& v, const ir::Span& span) {
     if (!v) return;
+    if (nested_ > 0 && params_.count(v.get()) && !first_definition_.count(v.get())) {
+      report("parameter '" + std::string(ir::name_hint(v)) +
+                 "' is re-assigned inside a loop body or a branch, violating SSA form (a parameter may be "
+                 "re-assigned once, outside loops and branches)",
+             span);
+      first_definition_.try_emplace(v.get(), span);
+      return;
+    }
     auto [it, first] = first_definition_.try_emplace(v.get(), span);
     if (!first) {
       std::string note = "'" + std::string(ir::name_hint(v)) + "' is first defined here";
@@ -155,10 +175,12 @@ class SsaChecker {
       } else if constexpr (std::is_same_v<X, ir::If>) {
         uses(x.cond, at);
         auto m = visible_.mark();
+        ++nested_;
         stmt(x.then_body);
         visible_.rollback(m);
         stmt(x.else_body);
         visible_.rollback(m);
+        --nested_;
         check_if(x, at);
         for (const auto& v : x.return_vars) define(v, at);
       } else if constexpr (std::is_same_v<X, ir::For>) {
@@ -171,7 +193,9 @@ class SsaChecker {
         auto m = visible_.mark();
         define(x.loop_var, at);
         for (const auto& ia : x.iter_args) define(ia, at);
+        ++nested_;
         stmt(x.body);
+        --nested_;
         visible_.rollback(m);
         check_loop("ForStmt", x.iter_args.size(), x.return_vars.size(), x.body, at);
         for (const auto& v : x.return_vars) define(v, at);
@@ -181,7 +205,9 @@ class SsaChecker {
         auto m = visible_.mark();
         for (const auto& ia : x.iter_args) define(ia, at);
         uses(x.cond, at);
+        ++nested_;
         stmt(x.body);
+        --nested_;
         visible_.rollback(m);
         check_loop("WhileStmt", x.iter_args.size(), x.return_vars.size(), x.body, at);
         for (const auto& v : x.return_vars) define(v, at);

@@ -13,6 +13,7 @@
 #include "tilewright/pass/pass.hpp"
 #include "tilewright/passes/flatten_tile_nd_to_2d/analysis.hpp"
 #include "tilewright/passes/flatten_tile_nd_to_2d/narrow_carry.hpp"
+#include "tilewright/passes/flatten_tile_nd_to_2d/store_results.hpp"
 #include "tilewright/passes/flatten_tile_nd_to_2d/walker.hpp"
 
 namespace tilewright::passes {
@@ -33,8 +34,9 @@ ir::Function flatten_function(const ir::Function& f, pass::PassContext& ctx, con
   ir::Stmt body = walker.run(f->body);
   walker.report(ctx.stats, pass_name);
   ctx.stats.add(pass_name, "loads retyped by the type mapping alone", context.retyped_loads());
-  if (body != f->body) body = settle_carries(body, ctx.registry());
   if (body == f->body) return f;
+  body = settle_carries(body, ctx.registry());
+  body = split_store_results(*f, body, op_ids().store);
   ir::FunctionNode copy = *f;
   copy.body = std::move(body);
   return ir::make_function(std::move(copy));

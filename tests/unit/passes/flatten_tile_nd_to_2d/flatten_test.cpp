@@ -38,6 +38,35 @@ TEST_CASE("FL-09/FL-13/FL-22/FL-38: the seed example [2, 3, 4] becomes [6, 4], t
   CHECK(pass::verify(pass::Property::TileOps2D, after).empty());
 }
 
+// Issue 35 (upstream's tests compare def-use structure): seed 000's input re-assigns the
+// parameter; the rebuilt store gets a result Var of its own, which the return then reads,
+// and the parameter stays the store's destination. A 2D store in a function the pass does
+// not change keeps its statement.
+TEST_CASE("FL-22: a store that re-assigns a parameter gets a result Var of its own") {
+  auto before = parse(program_text(incore + R"(    def main_incore_0(x: pl.Tensor[[2, 3, 4], pl.FP32], out_0: pl.Out[pl.Tensor[[2, 3, 4], pl.FP32]]) -> pl.Tensor[[2, 3, 4], pl.FP32]:
+        x_tile: pl.Tile[[2, 3, 4], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0, 0], [2, 3, 4], [2, 3, 4], target_memory=pl.Mem.Vec)
+        out_0: pl.Tensor[[2, 3, 4], pl.FP32] = pl.tile.store(x_tile, [0, 0, 0], out_0)
+        return out_0)"));
+  auto after = flatten(before);
+  const ir::Expr& param = after->functions[0]->params[1].var;
+  CHECK(param == before->functions[0]->params[1].var);
+  auto stmts = body_of(after);
+  auto* store = ir::as<ir::Assign>(stmts[1]);
+  REQUIRE(store);
+  CHECK(store->var != param);
+  CHECK(ir::name_hint(store->var) == "out_0");
+  CHECK(stmts[1]->span.line == body_of(before)[1]->span.line);  // the statement it replaces
+  CHECK(ir::as<ir::Call>(store->value)->args[2] == param);
+  CHECK(ir::as<ir::Return>(stmts[2])->values[0] == store->var);
+  CHECK(pass::verify(pass::Property::SSAForm, after).empty());
+
+  auto flat = parse(program_text(incore + R"(    def main_incore_0(x: pl.Tensor[[6, 4], pl.FP32], out_0: pl.Out[pl.Tensor[[6, 4], pl.FP32]]) -> pl.Tensor[[6, 4], pl.FP32]:
+        x_tile: pl.Tile[[6, 4], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [6, 4], [6, 4], target_memory=pl.Mem.Vec)
+        out_0: pl.Tensor[[6, 4], pl.FP32] = pl.tile.store(x_tile, [0, 0], out_0)
+        return out_0)"));
+  CHECK(flatten(flat) == flat);
+}
+
 TEST_CASE("FL-49/FL-10/FL-24/FL-43: the seed's chunked loop keeps the dynamic tail through the flatten") {
   auto before = parse(program_text(incore + R"(    def kernel(x: pl.Tensor[[4, S, 512], pl.FP16], b: pl.Scalar[pl.INDEX], out_0: pl.Out[pl.Tensor[[4, S, 512], pl.FP32]]) -> pl.Tensor[[4, S, 512], pl.FP32]:
         for c, (o,) in pl.range(0, S, 16, init_values=(out_0,)):
