@@ -111,6 +111,14 @@ inline RoundtripOutcome check_roundtrip(std::string_view text, std::string_view 
   return out;
 }
 
+// The one internal error text may reach by design: seed 001 (MT-08) makes an unblocked NZ
+// tensor view a pass-ordering invariant of MaterializeTensorStrides (BlockNzTensorViews, not
+// ported, must run first), raised as upstream's InternalError — located at the annotation.
+inline bool internal_by_contract(const ir::Diagnostic& d) {
+  return d.origin == "MaterializeTensorStrides" && d.span.known() &&
+         d.message.find("this view is not blocked") != std::string::npos;
+}
+
 // What a program that parsed must survive as well: the default pipeline, verified after
 // every pass and round-tripped (--verify=roundtrip). The passes may refuse it, but only with a
 // located user error; an internal error means user text reached a broken invariant.
@@ -164,7 +172,7 @@ inline std::optional<std::string> check_pipeline(const ir::Program& program) {
       return "idempotence: the default pipeline changed its own output: " + *d;
   } catch (const ir::Error& e) {
     if (difference) return "semantic: " + *difference;
-    if (e.diagnostic().kind != ir::ErrorKind::user)
+    if (e.diagnostic().kind != ir::ErrorKind::user && !internal_by_contract(e.diagnostic()))
       return "pipeline: an internal error from user text: " + ir::render(e.diagnostic());
     if (!e.diagnostic().span.known())
       return "pipeline: a user error without a location: " + ir::render(e.diagnostic());

@@ -183,8 +183,8 @@ TEST_CASE("every error user text can reach is located: tile dims, index overflow
       CHECK((contains(e.diagnostic().message, "innermost stride") || contains(e.diagnostic().message, "stride[0]")));
     }
   }
-  // A user-written unblocked NZ tensor view is the user's error (MT-07), located at the
-  // tensor; the pass's invariant check stays internal for IR built in C++ (MT-08).
+  // An unblocked NZ tensor view breaks MaterializeTensorStrides' ordering invariant (seed 001,
+  // MT-08): upstream's InternalError (issue 35), located at the tensor when it came from text.
   {
     auto p = parse(program("        return o\n", "self, x: pl.Tensor[[16, 16], pl.FP32, pl.TensorView(stride=[], "
                                                "layout=pl.TensorLayout.NZ)], o: pl.Out[pl.Tensor[[16, 16], pl.FP32]]"));
@@ -193,9 +193,10 @@ TEST_CASE("every error user text can reach is located: tile dims, index overflow
       (void)passes::materialize_tensor_strides(p, ctx);
       FAIL("expected MaterializeTensorStrides to refuse an unblocked NZ tensor");
     } catch (const ir::Error& e) {
-      CHECK(e.diagnostic().kind == ir::ErrorKind::user);
+      CHECK(e.diagnostic().kind == ir::ErrorKind::internal);
       CHECK(e.diagnostic().span.line == 6);
       CHECK(contains(e.diagnostic().message, "NZ layout is tile-only"));
+      CHECK(contains(e.diagnostic().message, "not blocked"));
     }
   }
   CHECK(contains(rejected("        a = pl.tile.load(x, [0, 0], [16, 16])\n"

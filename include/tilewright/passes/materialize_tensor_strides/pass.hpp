@@ -68,21 +68,14 @@ class Materializer : public ir::TypeMappingMutator<Materializer> {
     if (view.layout == ir::TensorLayout::NZ) {  // MT-08: checked before the stride short-cut
       auto dims = ir::maybe_dims(tensor.shape);
       if (!math::is_blocked_nz_shape(std::span<const math::maybe_i64>(dims), ir::byte_width(tensor.dtype))) {
-        // A view located in the source was written there: the text is wrong (MT-07's
-        // ValueError). Without a location the IR was built in C++ and a pass-ordering
-        // invariant is broken (MT-08).
-        if (current_span_.known())
-          ir::throw_user_error("MaterializeTensorStrides",
-                               "NZ layout is tile-only and not allowed on a tensor type unless blocked, and "
-                               "this view is not blocked (the rank-5 form [B, C/c0, R/16, 16, c0] that "
-                               "BlockNzTensorViews produces); annotate the tensor as pl.TensorLayout.ND or DN "
-                               "and produce NZ on a tile",
-                               current_span_);
+        // Seed 001 and MT-08: a tensor gets NZ only from BlockNzTensorViews, in blocked form, so an
+        // unblocked one means that pass did not run first: a pass-ordering invariant, reported as
+        // upstream's InternalError, located at the annotation when it has one (issue 35).
         ir::throw_internal_error(
             "MaterializeTensorStrides",
-            "NZ tensor view is not blocked: a tensor may carry NZ only in the blocked rank-5 form "
-            "[B, C/c0, R/16, 16, c0] that BlockNzTensorViews produces; run that pass first, or annotate the "
-            "tensor as pl.ND or pl.DN and produce NZ on a tile",
+            "NZ layout is tile-only and not allowed on a tensor type unless blocked, and this view is not "
+            "blocked (the rank-5 form [B, C/c0, R/16, 16, c0] that BlockNzTensorViews produces): that pass "
+            "must run first; or annotate the tensor as pl.TensorLayout.ND or DN and produce NZ on a tile",
             current_span_);
       }
     }
