@@ -168,9 +168,41 @@ class SsaRewriter : public ir::Mutator<SsaRewriter> {
          {{construct + " is here", why->second.second}});
   }
 
+  // `__` separates a generated name's base from its role and version (`x__ssa_v1`,
+  // `acc__iter_v2`, `t__tile`), as upstream's naming does; a name of the user's with `__`
+  // would be read as one, so it is refused, as upstream refuses it. A name that already reads
+  // as generated (a role or a `vN` after its last `__`) is a base like any other.
+  static bool reads_as_generated(std::string_view name) {
+    const auto at = name.rfind("__");
+    if (at == std::string_view::npos) return true;
+    std::string_view rest = name.substr(at + 2);
+    while (!rest.empty()) {
+      const auto cut = rest.find('_');
+      const std::string_view token = rest.substr(0, cut);
+      for (std::string_view role : {"ssa", "iter", "rv", "phi", "tile", "tmp", "out", "store", "idx"})
+        if (token == role) return true;
+      if (token.size() > 1 && token[0] == 'v' &&
+          token.find_first_not_of("0123456789", 1) == std::string_view::npos)
+        return true;
+      if (cut == std::string_view::npos) break;
+      rest.remove_prefix(cut + 1);
+    }
+    return false;
+  }
+  void check_name(const ir::Expr& v) {
+    const std::string_view name = ir::name_hint(v);
+    if (reads_as_generated(name)) return;
+    if (v->span.known()) current_ = v->span;
+    std::string plain(name);
+    for (auto at = plain.find("__"); at != std::string::npos; at = plain.find("__")) plain.erase(at, 1);
+    fail("the name '" + std::string(name) + "' contains '__', the reserved delimiter '__' of generated names (" +
+         plain + "__ssa_v1, " + plain + "__iter_v2); rename it, e.g. '" + plain + "'");
+  }
+
   // A definition: the Var itself the first time, a fresh Var afterwards.
   ir::Expr define(const ir::Expr& v) {
     if (!v) return v;
+    check_name(v);
     ir::Type type = mutate_type(v->type);
     ir::Expr out = v;
     if (!seen_.insert(v.get()).second) {
@@ -183,6 +215,7 @@ class SsaRewriter : public ir::Mutator<SsaRewriter> {
     return out;
   }
   ir::Expr define_iter_arg(const ir::Expr& ia, ir::Expr init) {
+    check_name(ia);
     const auto& node = std::get<ir::IterArg>(ia->v);
     ir::Type type = mutate_type(ia->type);
     ir::Expr out = ia;

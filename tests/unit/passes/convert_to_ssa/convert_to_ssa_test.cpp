@@ -775,3 +775,29 @@ class P:
   CHECK(refused[1].message == "in function 'k': tile 'a' has no MemRef");
   CHECK(refused[1].span.line == 6);
 }
+
+// Issue 35 (upstream: test_reserved_auto_name_delimiter_in_base_raises): a parameter of the
+// user's named with `__` is refused where it is declared; generated-looking names are bases.
+TEST_CASE("ConvertToSSA: names with the reserved delimiter '__' are refused, generated ones are not") {
+  const std::string message = conversion_error(R"(
+@pl.program
+class P:
+    @pl.function
+    def f(self, bad__x: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:
+        y = pl.add(bad__x, 1.0)
+        return y
+)");
+  CHECK(message.find("reserved delimiter '__'") != std::string::npos);
+  CHECK(message.find("'bad__x'") != std::string::npos);
+  CHECK(message.starts_with("5:"));
+  for (const char* name : {"x__ssa_v0", "acc__iter_v3", "t__tile", "y_tile__k_f_tmp_v3", "c__ssa_v0_mv"}) {
+    CAPTURE(name);
+    std::string src = std::string(R"(
+@pl.program
+class P:
+    @pl.function
+    def f(self, x: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:
+        )") + name + " = pl.add(x, 1.0)\n        " + name + " = pl.add(" + name + ", 2.0)\n        return " + name + "\n";
+    CHECK_NOTHROW(convert(parse(src)));
+  }
+}
