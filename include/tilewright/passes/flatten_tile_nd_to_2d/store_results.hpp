@@ -10,7 +10,6 @@
 
 #include "tilewright/ir/function.hpp"
 #include "tilewright/ir/mutate.hpp"
-#include "tilewright/ir/walk.hpp"
 #include "tilewright/passes/flatten_tile_nd_to_2d/op_ids.hpp"
 
 namespace tilewright::passes::flatten {
