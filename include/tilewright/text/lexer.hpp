@@ -202,13 +202,11 @@ inline std::string describe_char(char c) {
 
 class Scanner {
  public:
-  Scanner(std::string_view src, ir::FileName file)
-      : src_(src), file_(std::move(file)) {}
+  // Comment-only lines, set aside by the serial number of the token they precede (the
+  // parser's form), instead of entering the token stream as COMMENT tokens.
+  using CommentsAside = std::vector<std::pair<std::size_t, std::string>>;
 
-  // `comments`, when given, receives each comment-only line with the index of the token it
-  // precedes, instead of the comment tokens in the list (the parser's form).
-  std::vector<Token> run(std::vector<std::pair<std::size_t, std::string>>* comments = nullptr) {
-    comments_aside_ = comments;
+  Scanner(std::string_view src, ir::FileName file) : src_(src), file_(std::move(file)) {
     // Lines and columns are ints in Span; refuse inputs that could overflow them.
     if (src_.size() >= static_cast<std::size_t>(std::numeric_limits<int>::max()))
       fail(0, "source text is too large (2 GiB or more)");
@@ -217,25 +215,72 @@ class Scanner {
     if (auto cr = src_.find('\r'); cr != std::string_view::npos && src_.find('\n') == std::string_view::npos)
       fail(cr, "this text uses CR-only line endings (a carriage return without a line feed ends each line); "
                "convert it to LF or CRLF line endings");
-    while (pos_ < src_.size()) {
-      if (at_line_start_) {
-        start_line();
-      } else {
-        scan_in_line();
-      }
+  }
+
+  // Scans until at least one more token is appended to `out` (a logical line's worth, as a
+  // rule), or the text is used up; false once END has been produced. The parser reads
+  // through a window of tokens this refills, so a kernel's tokens never all live at once;
+  // a copy of the scanner is a checkpoint to scan again from.
+  template <class Out>
+  bool scan_more(Out& out, CommentsAside* comments = nullptr) {
+    if (finished_) return false;
+    Sink<Out> sink{out, comments};
+    sink_ = &sink;
+    const std::size_t before = serial_;
+    while (serial_ == before && pos_ < src_.size()) {
+      if (at_line_start_) start_line();
+      else scan_in_line();
     }
+    if (pos_ >= src_.size() && serial_ == before) finish();
+    sink_ = nullptr;
+    return true;
+  }
+
+  // Tokenizes the rest of the text.
+  template <class Out>
+  void run(Out& out, CommentsAside* comments = nullptr) {
+    while (scan_more(out, comments)) {
+    }
+  }
+
+ private:
+  // Where tokens and set-aside comments go: the scanner's loops are not templates, the
+  // sink is (a vector for tokenize, the parser's window).
+  struct SinkBase {
+    virtual void token(Token&& t) = 0;
+    virtual Token& last() = 0;
+    virtual bool comment(std::size_t before, std::string&& text) = 0;
+  protected:
+    ~SinkBase() = default;
+  };
+  template <class Out>
+  struct Sink final : SinkBase {
+    Out& out;
+    CommentsAside* comments;
+    Sink(Out& o, CommentsAside* c) : out(o), comments(c) {}
+    void token(Token&& t) override { out.push_back(std::move(t)); }
+    Token& last() override { return out.back(); }
+    bool comment(std::size_t before, std::string&& text) override {
+      if (!comments) return false;
+      comments->emplace_back(before, std::move(text));
+      return true;
+    }
+  };
+
+  void finish() {
     if (!brackets_.empty()) {
       const Open& o = brackets_.back();
       fail_at(o.span, std::string("'") + o.ch + "' was never closed");
     }
     if (line_has_tokens_) push(TokenKind::newline, pos_, 0);
+    line_has_tokens_ = false;
     while (indents_.size() > 1) {
       indents_.pop_back();
       push(TokenKind::dedent, pos_, 0);
     }
     flush_comments();
     push(TokenKind::end, pos_, 0);
-    return std::move(out_);
+    finished_ = true;
   }
 
  private:
@@ -266,8 +311,9 @@ class Scanner {
     t.span = span_at(offset);
     t.offset = offset;
     t.length = length;
-    out_.push_back(std::move(t));
-    return out_.back();
+    sink_->token(std::move(t));
+    ++serial_;
+    return sink_->last();
   }
 
   void consume_line_end() {
@@ -278,8 +324,10 @@ class Scanner {
 
   void flush_comments() {
     for (Token& c : pending_comments_) {
-      if (comments_aside_) comments_aside_->emplace_back(out_.size(), std::move(c.text));
-      else out_.push_back(std::move(c));
+      if (!sink_->comment(serial_, std::move(c.text))) {
+        sink_->token(std::move(c));
+        ++serial_;
+      }
     }
     pending_comments_.clear();
   }
@@ -588,8 +636,9 @@ class Scanner {
   std::vector<std::size_t> indents_{0};
   std::vector<Open> brackets_;
   std::vector<Token> pending_comments_;
-  std::vector<std::pair<std::size_t, std::string>>* comments_aside_ = nullptr;
-  std::vector<Token> out_;
+  SinkBase* sink_ = nullptr;   // set while scan_more runs
+  std::size_t serial_ = 0;     // tokens produced so far: the next token's index
+  bool finished_ = false;
 };
 
 }  // namespace detail
@@ -598,7 +647,9 @@ class Scanner {
 // lexical error. The result always ends with exactly one END token; every non-empty
 // logical line ends with NEWLINE, even without a final line feed.
 inline std::vector<Token> tokenize(std::string_view source, ir::FileName file = {}) {
-  return detail::Scanner(source, std::move(file)).run();
+  std::vector<Token> out;
+  detail::Scanner(source, std::move(file)).run(out);
+  return out;
 }
 
 // For parser messages ("expected ':'"): "name", "end of line", "':'", ...

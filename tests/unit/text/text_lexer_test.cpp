@@ -9,6 +9,7 @@
 #include <doctest/doctest.h>
 
 #include "tilewright/text/lexer.hpp"
+#include "tilewright/text/parse/token_window.hpp"
 
 using tilewright::ir::Error;
 using tilewright::ir::ErrorKind;
@@ -562,4 +563,59 @@ TEST_CASE("lexer: triple-quoted and raw strings (issue 10: docstrings)") {
   // The same literal with CRLF line ends reads the same.
   auto crlf = tokenize("x = '''a\r\nb'''\r\n");
   CHECK(crlf[2].text == "a\nb");
+}
+
+// Issue 38: the scanner feeds the parser a line at a time, and the parser's window keeps
+// references to its tokens valid until it releases them.
+TEST_CASE("lexer: scanning a line at a time gives the tokens of one whole scan") {
+  const std::string src = "def f(x):\n    # note\n    y = (x +\n         1)\n    return y\n";
+  std::vector<Token> whole = tokenize(src);
+  tilewright::text::detail::Scanner scanner(src, "t.pto");
+  std::vector<Token> piecewise;
+  int calls = 0;
+  while (scanner.scan_more(piecewise)) ++calls;
+  CHECK(calls > 3);  // several refills, not one
+  REQUIRE(piecewise.size() == whole.size());
+  for (std::size_t i = 0; i < whole.size(); ++i) {
+    CHECK(piecewise[i].kind == whole[i].kind);
+    CHECK(piecewise[i].text == whole[i].text);
+    CHECK(piecewise[i].offset == whole[i].offset);
+  }
+  // Comments set aside carry the serial number of the token they precede.
+  tilewright::text::detail::Scanner aside(src, "t.pto");
+  std::vector<Token> toks;
+  tilewright::text::detail::Scanner::CommentsAside comments;
+  aside.run(toks, &comments);
+  REQUIRE(comments.size() == 1);
+  CHECK(comments[0].second == "note");
+  CHECK(toks[comments[0].first].text == "y");
+}
+
+TEST_CASE("lexer: the token window keeps references until release, and reuses its blocks") {
+  tilewright::text::parser_detail::TokenWindow w;
+  auto token = [](std::size_t i) {
+    Token t;
+    t.kind = K::name;
+    t.text = "n" + std::to_string(i);
+    t.offset = i;
+    return t;
+  };
+  w.push_back(token(0));
+  const Token& first = w[0];
+  for (std::size_t i = 1; i < 1000; ++i) w.push_back(token(i));
+  CHECK(&first == &w[0]);  // 1000 pushes moved nothing
+  CHECK(first.text == "n0");
+  CHECK(w[999].text == "n999");
+  w.release_before(600);
+  CHECK(w.begin() == 600);
+  CHECK(!w.holds(599));
+  CHECK(w.holds(600));
+  CHECK(w[777].text == "n777");
+  w.release_before(5000);  // the last token always stays
+  CHECK(w.begin() == 999);
+  CHECK(w.back().text == "n999");
+  w.reset(42, {token(42), token(43)});
+  CHECK(w.begin() == 42);
+  CHECK(w.end() == 44);
+  CHECK(w[43].text == "n43");
 }

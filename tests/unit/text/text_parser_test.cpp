@@ -638,3 +638,52 @@ TEST_CASE("parser: regressions found by the parse/print fuzzer") {
   auto empty = parse("@pl.program\nclass E:\n    \"nothing here\"\n");
   CHECK(empty->functions.empty());
 }
+
+// Issue 38: tokens are read through a window that each top-level statement releases, and a
+// body is scanned twice (skipped while the signatures are read, then parsed from its
+// checkpoint). What that must not change: every comment line reaches its statement exactly
+// once, a forward call still sees its callee's signature, and a long body reads in order.
+TEST_CASE("parser: a long body read through the token window keeps comments once, in order") {
+  constexpr int kStatements = 3000;  // a dozen of the window's 256-token blocks
+  std::string src =
+      "# pypto.program: Long\nimport pypto.language as pl\n\n@pl.program\nclass Long:\n"
+      "    @pl.function\n"
+      "    def first(self, x: pl.Scalar[pl.INDEX]) -> pl.Scalar[pl.INDEX]:\n"
+      "        # calls a function defined below\n"
+      "        y: pl.Scalar[pl.INDEX] = self.second(x)\n"
+      "        return y\n\n"
+      "    @pl.function\n"
+      "    def second(self, x: pl.Scalar[pl.INDEX]) -> pl.Scalar[pl.INDEX]:\n"
+      "        a_0: pl.Scalar[pl.INDEX] = x + 0\n";
+  for (int i = 1; i < kStatements; ++i) {
+    if (i % 100 == 0) src += "        # step " + std::to_string(i) + "\n";
+    src += "        a_" + std::to_string(i) + ": pl.Scalar[pl.INDEX] = a_" + std::to_string(i - 1) + " + " +
+           std::to_string(i) + "\n";
+  }
+  src += "        # the end\n        return a_" + std::to_string(kStatements - 1) + "\n";
+  auto p = parse(src);
+  auto first = body(fn(p, "first"));
+  REQUIRE(first.size() == 2);
+  CHECK(first[0]->comments.lines == std::vector<std::string>{"calls a function defined below"});
+  auto second = body(fn(p, "second"));
+  REQUIRE(second.size() == kStatements + 1);
+  int commented = 0;
+  for (int i = 0; i < kStatements; ++i) {
+    const auto& lines = second[static_cast<std::size_t>(i)]->comments.lines;
+    if (i % 100 == 0 && i > 0) {
+      CHECK(lines == std::vector<std::string>{"step " + std::to_string(i)});
+      ++commented;
+    } else {
+      CHECK(lines.empty());
+    }
+    auto* a = as<ir::Assign>(second[static_cast<std::size_t>(i)]);
+    REQUIRE(a);
+    CHECK(ir::name_hint(a->var) == "a_" + std::to_string(i));
+  }
+  CHECK(commented == kStatements / 100 - 1);
+  CHECK(second.back()->comments.lines == std::vector<std::string>{"the end"});
+  // A diagnostic far down the body is still located on its own line.
+  std::string bad = src;
+  bad.replace(bad.rfind("return a_"), 6, "retrun");
+  CHECK(contains(parser_error_of(bad), std::to_string(14 + kStatements + (kStatements - 1) / 100 + 1) + ":"));
+}

@@ -367,8 +367,8 @@ inline Expr Parser::build_op(const std::string& name, CallArgs a, const Span& s)
   // An op without a deducer takes the annotation of `x: T = <this call>` as its type, as
   // upstream's reader does. A deducer's verdict is never replaced: an annotation that
   // disagrees with it is checked against it by the assignment (§6.4).
-  const Token& head = toks_[rhs_tok_];
-  Type ann = rhs_ann_ && same_start(head.span, s) ? rhs_ann_ : nullptr;
+  const Token* head = rhs_ann_ ? kept(rhs_tok_) : nullptr;
+  Type ann = head && same_start(head->span, s) ? rhs_ann_ : nullptr;
   Type type;
   try {
     ops::validate_call(*info, args, kwargs, s);
@@ -381,7 +381,7 @@ inline Expr Parser::build_op(const std::string& name, CallArgs a, const Span& s)
   if (!info->deduce) {
     if (ann)
       type = ann;
-    else if (eval_tok_ < toks_.size() && same_start(toks_[eval_tok_].span, s))
+    else if (const Token* t = eval_tok_ != kNoToken ? kept(eval_tok_) : nullptr; t && same_start(t->span, s))
       type = ir::unknown_type();  // the whole statement: its value is discarded, so it needs no type
     else
       fail(s, name + " has no type deduction; annotate the result type (x: pl.Tile[...] = ...)");

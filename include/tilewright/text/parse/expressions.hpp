@@ -115,7 +115,7 @@ inline PVal Parser::parse_expr() {
   DepthGuard g(*this, cur().span);
   std::size_t start = pos_;
   PVal v = parse_or();
-  v.begin = toks_[start].offset;
+  v.begin = tok(start).offset;
   v.end = std::max(prev_end(), v.begin);
   return v;
 }
@@ -402,7 +402,7 @@ inline PVal Parser::parse_atom() {
         if (!at(TokenKind::string)) fail_expected("a string key", "in the dict");
         std::string key = advance().text;
         for (const auto& k : v.keys)
-          if (k == key) fail(toks_[pos_ - 1].span, "duplicate key \"" + key + "\" in dict");
+          if (k == key) fail(tok(pos_ - 1).span, "duplicate key \"" + key + "\" in dict");
         expect(TokenKind::colon, "after the dict key");
         v.keys.push_back(std::move(key));
         v.items.push_back(parse_expr());

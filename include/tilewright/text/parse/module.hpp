@@ -149,7 +149,7 @@ inline void Parser::parse_function_header(FnState& f) {
     }
   }
   expect(TokenKind::colon, "after the signature of '" + f.name + "'");
-  f.body_pos = pos_;
+  f.body = checkpoint();
   skip_body();
 }
 
@@ -169,12 +169,13 @@ inline void Parser::skip_body() {
     else if (at(TokenKind::end))
       fail_expected("the end of the function body");
     advance();
+    release_before(pos_);  // the body is read again from its checkpoint
   } while (depth > 0);
 }
 
 inline ir::Function Parser::parse_function_body(FnState& f) {
   fn_ = &f;
-  pos_ = f.body_pos;
+  restore(*f.body);
   nest_ = 0;
   std::vector<Stmt> body;
   auto func_attr = [&] {
@@ -319,11 +320,11 @@ inline ir::Program Parser::run() {
                   "at the top level");
   }
   if (!have_program && !have_function) fail(cur().span, "no @pl.program or @pl.function found");
-  std::size_t end_pos = pos_;
+  Checkpoint end = checkpoint();
   std::vector<ir::Function> fns;
   fns.reserve(fns_.size());
   for (auto& f : fns_) fns.push_back(parse_function_body(f));
-  pos_ = end_pos;
+  restore(end);
   return ir::make_program(program_name, std::move(fns));
 }
 

@@ -50,7 +50,7 @@ class Parser : TokenCursor {
     ir::Kwargs attrs;
     std::vector<ir::Param> params;
     std::vector<Type> returns;
-    std::size_t body_pos = 0;
+    std::optional<Checkpoint> body;  // where the body starts, to come back after the signatures
     std::unordered_map<std::string, Expr> scope;
     std::unordered_map<std::string, Expr> ptrs;  // MemRef bases, interned by name
   };
@@ -231,7 +231,7 @@ class Parser : TokenCursor {
   // names (a dynamic dim, a buffer's base) are read through the scope, so an entry also keeps
   // what each name it reads was bound to, and serves only where all are bound alike.
   struct NameBinding {
-    std::string_view name;
+    std::string name;  // owned: the token it was read from is released with its statement
     std::array<Expr, 4> bound;  // in the scope, as a dynamic dim, a buffer base, a constant
   };
   struct RememberedAnnotation {
@@ -254,7 +254,8 @@ class Parser : TokenCursor {
   std::size_t rhs_tok_ = 0;  // first token of that value
   // First token of the expression statement being parsed (none: max): an op call there
   // needs no result type.
-  std::size_t eval_tok_ = std::numeric_limits<std::size_t>::max();
+  static constexpr std::size_t kNoToken = std::numeric_limits<std::size_t>::max();
+  std::size_t eval_tok_ = kNoToken;
 };
 
 }  // namespace tilewright::text::parser_detail

@@ -47,6 +47,9 @@ inline void Parser::block_rest(std::vector<Stmt>& out) {
 
 inline void Parser::parse_statement(std::vector<Stmt>& out) {
   std::size_t first = pos_;
+  // Between top-level statements no production holds a token: the ones before go (the last
+  // is kept, for the end of the previous statement).
+  if (nest_ == 0 && first > 0) release_before(first - 1);
   std::vector<std::string> comments = take_comments(first);
   comments.insert(comments.begin(), carried_.begin(), carried_.end());
   carried_.clear();
@@ -92,8 +95,8 @@ inline void Parser::parse_simple_line(std::vector<Stmt>& out) {
 // Scans the logical line for an assignment at bracket depth 0.
 inline TokenKind Parser::line_assign_kind() const {
   int depth = 0;
-  for (std::size_t i = pos_; i < toks_.size(); ++i) {
-    TokenKind k = toks_[i].kind;
+  for (std::size_t i = pos_;; ++i) {
+    TokenKind k = tok(i).kind;
     if (k == TokenKind::lparen || k == TokenKind::lbracket || k == TokenKind::lbrace)
       ++depth;
     else if (k == TokenKind::rparen || k == TokenKind::rbracket || k == TokenKind::rbrace)
@@ -105,8 +108,9 @@ inline TokenKind Parser::line_assign_kind() const {
     else if (depth == 0 && (k == TokenKind::assign ||
                             (k >= TokenKind::plus_assign && k <= TokenKind::rshift_assign)))
       return k;
+    else if (k == TokenKind::end)
+      return TokenKind::end;
   }
-  return TokenKind::end;
 }
 
 inline void Parser::parse_simple(std::vector<Stmt>& out) {
@@ -228,7 +232,7 @@ inline void Parser::parse_annotated_assign(std::vector<Stmt>& out) {
     return;
   }
   rhs_tok_ = pos_;
-  while (toks_[rhs_tok_].is(TokenKind::lparen) && rhs_tok_ + 1 < toks_.size()) ++rhs_tok_;
+  while (tok(rhs_tok_).is(TokenKind::lparen)) ++rhs_tok_;
   rhs_ann_ = ann;
   PVal rhs = parse_expr();
   rhs_ann_ = nullptr;
@@ -336,7 +340,7 @@ inline void Parser::parse_assign(std::vector<Stmt>& out) {
     if (!accept(TokenKind::comma)) break;
     if (at(TokenKind::assign) || at(TokenKind::rparen)) break;
   }
-  bool tuple_target = names.size() > 1 || toks_[pos_ - 1].is(TokenKind::comma);
+  bool tuple_target = names.size() > 1 || tok(pos_ - 1).is(TokenKind::comma);
   if (paren) expect(TokenKind::rparen, "to close the assignment targets");
   if (!at(TokenKind::assign))
     fail_expected("'='", "after the assignment targets (only names can be assigned)");
@@ -450,9 +454,9 @@ inline void Parser::parse_expr_stmt(std::vector<Stmt>& out) {
     return;
   }
   eval_tok_ = pos_;
-  while (toks_[eval_tok_].is(TokenKind::lparen) && eval_tok_ + 1 < toks_.size()) ++eval_tok_;
+  while (tok(eval_tok_).is(TokenKind::lparen)) ++eval_tok_;
   PVal v = parse_expr();
-  eval_tok_ = std::numeric_limits<std::size_t>::max();
+  eval_tok_ = kNoToken;
   if (at(TokenKind::comma)) fail(cur().span, "a tuple is not a statement");
   out.push_back(ir::make_stmt(ir::Eval{value_expr(v, "an expression statement")}, s));
 }

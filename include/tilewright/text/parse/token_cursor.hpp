@@ -5,6 +5,12 @@
 //
 // Comment lines never enter the stream: the lexer sets them aside, by the index of the token
 // they precede, so the grammar never sees them and a statement can claim its own.
+//
+// Tokens are read through a window the scanner refills a line at a time, and released at
+// each top-level statement (release_before), so a kernel of 100k statements never holds more
+// than one statement's tokens: memory stays flat and the tokens stay in cache. Token indices
+// are serial numbers over the whole text; a Checkpoint (a copy of the scanner and the tokens
+// read ahead) lets the parser come back to a function body after reading every signature.
 #include <algorithm>
 #include <cstddef>
 #include <memory>
@@ -17,6 +23,7 @@
 #include "tilewright/ir/diagnostic.hpp"
 #include "tilewright/ir/span.hpp"
 #include "tilewright/text/lexer.hpp"
+#include "tilewright/text/parse/token_window.hpp"
 
 namespace tilewright::text::parser_detail {
 
@@ -27,11 +34,7 @@ inline constexpr int kMaxDepth = 200;
 class TokenCursor {
  public:
   TokenCursor(std::string_view src, std::string file)
-      : src_(src), file_(file) {
-    std::vector<std::pair<std::size_t, std::string>> comments;
-    toks_ = text::detail::Scanner(src_, file_).run(&comments);
-    for (auto& [before, line] : comments) comments_at_[before].push_back(std::move(line));
-  }
+      : src_(src), file_(file), scanner_(src_, file_) {}
 
  protected:
   struct DepthGuard {
@@ -48,16 +51,53 @@ class TokenCursor {
     DepthGuard& operator=(const DepthGuard&) = delete;
   };
 
-  [[nodiscard]] const Token& cur() const { return toks_[pos_]; }
-  [[nodiscard]] const Token& peek(std::size_t n = 1) const {
-    return toks_[std::min(pos_ + n, toks_.size() - 1)];
+  // A place in the text to read from again: the scanner as it was, and the tokens it had
+  // produced past the cursor.
+  struct Checkpoint {
+    std::size_t pos = 0;
+    text::detail::Scanner scanner;
+    std::vector<Token> ahead;
+    bool scanned_all = false;
+  };
+
+  // The token with serial number `i` (the END token for any i past it). References stay
+  // valid until the token is released.
+  [[nodiscard]] const Token& tok(std::size_t i) const {
+    if (window_.holds(i)) return window_[i];
+    if (i < window_.begin()) released(i);
+    while (i >= window_.end() && !scanned_all_) refill();
+    return i < window_.end() ? window_[i] : window_.back();
   }
+  // The token with serial number `i` when the window still holds it, else null: for an
+  // index remembered from a statement that may be over.
+  [[nodiscard]] const Token* kept(std::size_t i) const { return i >= window_.begin() ? &tok(i) : nullptr; }
+  // tok() as a function object, for helpers outside the class.
+  [[nodiscard]] auto token_at() const {
+    return [this](std::size_t i) -> const Token& { return tok(i); };
+  }
+  [[nodiscard]] const Token& cur() const { return tok(pos_); }
+  [[nodiscard]] const Token& peek(std::size_t n = 1) const { return tok(pos_ + n); }
   [[nodiscard]] bool at(TokenKind k) const { return cur().kind == k; }
   [[nodiscard]] bool at_name(std::string_view s) const { return cur().is_name(s); }
   const Token& advance() {
-    const Token& t = toks_[pos_];
-    if (pos_ + 1 < toks_.size()) ++pos_;
+    const Token& t = cur();
+    if (!t.is(TokenKind::end)) ++pos_;
     return t;
+  }
+  // Drops the tokens before serial `i`: called where no production holds a token or an
+  // index before it (between top-level statements of a body).
+  void release_before(std::size_t i) { window_.release_before(i); }
+  [[nodiscard]] Checkpoint checkpoint() const {
+    (void)cur();  // the cursor's token is scanned, so `ahead` starts with it
+    Checkpoint c{pos_, scanner_, {}, scanned_all_};
+    for (std::size_t i = pos_; i < window_.end(); ++i) c.ahead.push_back(window_[i]);
+    return c;
+  }
+  void restore(const Checkpoint& c) {
+    window_.reset(c.pos, c.ahead);
+    pos_ = c.pos;
+    scanner_ = c.scanner;
+    scanned_all_ = c.scanned_all;
   }
   bool accept(TokenKind k) {
     if (!at(k)) return false;
@@ -66,7 +106,7 @@ class TokenCursor {
   }
   [[nodiscard]] std::size_t prev_end() const {
     if (pos_ == 0) return 0;
-    const Token& t = toks_[pos_ - 1];
+    const Token& t = tok(pos_ - 1);
     return t.offset + t.length;
   }
   [[noreturn]] void fail(const Span& s, std::string msg) const {
@@ -113,6 +153,7 @@ class TokenCursor {
     return cur().is_name(a) && peek(1).is(TokenKind::dot) && peek(2).is_name(b);
   }
   std::vector<std::string> take_comments(std::size_t at_index) {
+    (void)tok(at_index);  // the comments before a token are set aside when it is scanned
     auto it = comments_at_.find(at_index);
     if (it == comments_at_.end()) return {};
     std::vector<std::string> out = std::move(it->second);
@@ -125,19 +166,39 @@ class TokenCursor {
   bool at_call_of(std::string_view last) const {
     // `pl.X(` / `X(` where X == last
     std::size_t i = pos_;
-    if (!toks_[i].is(TokenKind::name)) return false;
-    while (toks_[std::min(i + 1, toks_.size() - 1)].is(TokenKind::dot) &&
-           toks_[std::min(i + 2, toks_.size() - 1)].is(TokenKind::name))
-      i += 2;
-    return toks_[i].text == last && toks_[std::min(i + 1, toks_.size() - 1)].is(TokenKind::lparen);
+    if (!tok(i).is(TokenKind::name)) return false;
+    while (tok(i + 1).is(TokenKind::dot) && tok(i + 2).is(TokenKind::name)) i += 2;
+    return tok(i).text == last && tok(i + 1).is(TokenKind::lparen);
   }
 
   std::string_view src_;
   ir::FileName file_;
-  std::vector<Token> toks_;
-  std::unordered_map<std::size_t, std::vector<std::string>> comments_at_;
+  // Filled as the scanner reaches them, hence mutable like the window.
+  mutable std::unordered_map<std::size_t, std::vector<std::string>> comments_at_;
   std::size_t pos_ = 0;
   int depth_ = 0;
+
+ private:
+  void refill() const {
+    // A body is scanned twice (skipped while signatures are read, then parsed): its comment
+    // lines are set aside the first time only.
+    comments_.clear();
+    scanner_.scan_more(window_, &comments_);
+    if (window_.back().is(TokenKind::end)) scanned_all_ = true;
+    for (auto& [before, line] : comments_)
+      if (before >= scanned_to_) comments_at_[before].push_back(std::move(line));
+    scanned_to_ = std::max(scanned_to_, window_.end());
+  }
+  [[noreturn]] void released(std::size_t i) const {
+    ir::throw_internal_error("parser", "token " + std::to_string(i) +
+                                           " was read after its statement released it");
+  }
+
+  mutable text::detail::Scanner scanner_;
+  mutable TokenWindow window_;
+  mutable bool scanned_all_ = false;    // END is in the window
+  mutable std::size_t scanned_to_ = 0;  // serials below this were scanned once already
+  mutable text::detail::Scanner::CommentsAside comments_;
 };
 
 }  // namespace tilewright::text::parser_detail

@@ -67,7 +67,7 @@ inline std::vector<Expr> Parser::dims_of(const PVal& v, std::string_view what) {
 }
 
 inline Expr Parser::parse_memref() {
-  Span s = toks_[pos_ - 1].span;
+  Span s = tok(pos_ - 1).span;
   expect(TokenKind::lparen, "to open the arguments of pl.MemRef");
   std::string base;
   bool quoted = false;
@@ -195,22 +195,22 @@ inline ir::TileView Parser::parse_tile_view(const std::vector<Expr>& shape,
 
 // The annotation at the cursor: the text from its first token to its closing bracket, and
 // the number of tokens; empty when it is not a bracketed type or holds a comment.
-inline std::pair<std::string_view, std::size_t> annotation_text(const std::vector<Token>& toks, std::size_t pos,
-                                                                 std::string_view src) {
+// `toks(i)` is the token with serial number i.
+template <class Tokens>
+std::pair<std::string_view, std::size_t> annotation_text(const Tokens& toks, std::size_t pos, std::string_view src) {
   std::size_t i = pos;
-  auto kind = [&](std::size_t k) { return k < toks.size() ? toks[k].kind : TokenKind::end; };
+  auto kind = [&](std::size_t k) { return toks(k).kind; };
   if (kind(i) != TokenKind::name) return {};
   while (kind(i + 1) == TokenKind::dot && kind(i + 2) == TokenKind::name) i += 2;
   if (kind(++i) != TokenKind::lbracket) return {};
   int depth = 0;
-  for (; i < toks.size(); ++i) {
-    TokenKind k = toks[i].kind;
+  for (;; ++i) {
+    TokenKind k = kind(i);
     if (k == TokenKind::lbracket || k == TokenKind::lparen) ++depth;
     else if ((k == TokenKind::rbracket || k == TokenKind::rparen) && --depth == 0) break;
     else if (k == TokenKind::newline || k == TokenKind::end) return {};
   }
-  if (i == toks.size()) return {};
-  std::size_t begin = toks[pos].offset, end = toks[i].offset + toks[i].length;
+  std::size_t begin = toks(pos).offset, end = toks(i).offset + toks(i).length;
   std::string_view text = src.substr(begin, end - begin);
   if (text.find('#') != std::string_view::npos) return {};  // a comment inside: parse it
   return {text, i + 1 - pos};
@@ -218,12 +218,12 @@ inline std::pair<std::string_view, std::size_t> annotation_text(const std::vecto
 
 // The names an annotation reads through the scope: names that are not a path's later part,
 // a keyword or the `pl`/`pld` of a path, and quoted buffer bases.
-template <class F>
-void for_each_scope_name(const std::vector<Token>& toks, std::size_t first, std::size_t count, F&& f) {
+template <class Tokens, class F>
+void for_each_scope_name(const Tokens& toks, std::size_t first, std::size_t count, F&& f) {
   for (std::size_t k = first; k < first + count; ++k) {
-    const Token& t = toks[k];
-    bool after_dot = k > first && toks[k - 1].kind == TokenKind::dot;
-    TokenKind next = k + 1 < toks.size() ? toks[k + 1].kind : TokenKind::end;
+    const Token& t = toks(k);
+    bool after_dot = k > first && toks(k - 1).kind == TokenKind::dot;
+    TokenKind next = toks(k + 1).kind;
     if (t.kind == TokenKind::string) {
       f(std::string_view(t.text));
     } else if (t.kind == TokenKind::name && !after_dot && next != TokenKind::assign &&
@@ -246,7 +246,7 @@ inline std::array<Expr, 4> Parser::binding_of(std::string_view name) const {
 }
 
 inline Type Parser::remembered_annotation() {
-  auto [text, count] = annotation_text(toks_, pos_, src_);
+  auto [text, count] = annotation_text(token_at(), pos_, src_);
   if (text.empty()) return nullptr;
   auto it = annotations_.find(text);
   if (it == annotations_.end() || it->second.tokens != count) return nullptr;
@@ -259,13 +259,13 @@ inline Type Parser::remembered_annotation() {
 // After the annotation starting at token `first` was parsed to `t`: the bindings are taken
 // now, so that names the parse bound (a dynamic dim, a buffer base met first here) count.
 inline void Parser::remember_annotation(std::size_t first, const Type& t) {
-  auto [text, count] = annotation_text(toks_, first, src_);
+  auto [text, count] = annotation_text(token_at(), first, src_);
   if (text.empty() || count != pos_ - first) return;
   RememberedAnnotation entry{t, count, {}};
-  for_each_scope_name(toks_, first, count, [&](std::string_view name) {
+  for_each_scope_name(token_at(), first, count, [&](std::string_view name) {
     for (const NameBinding& n : entry.names)
       if (n.name == name) return;
-    entry.names.push_back(NameBinding{name, binding_of(name)});
+    entry.names.push_back(NameBinding{std::string(name), binding_of(name)});
   });
   annotations_.insert_or_assign(text, std::move(entry));
 }
