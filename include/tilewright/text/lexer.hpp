@@ -217,8 +217,8 @@ class Scanner {
                "convert it to LF or CRLF line endings");
   }
 
-  // Scans until at least one more token is appended to `out` (a logical line's worth, as a
-  // rule), or the text is used up; false once END has been produced. The parser reads
+  // Scans the next logical line that has tokens, appending them to `out` (at least one
+  // token unless the text is used up); false once END has been produced. The parser reads
   // through a window of tokens this refills, so a kernel's tokens never all live at once;
   // a copy of the scanner is a checkpoint to scan again from.
   template <class Out>
@@ -227,7 +227,7 @@ class Scanner {
     Sink<Out> sink{out, comments};
     sink_ = &sink;
     const std::size_t before = serial_;
-    while (serial_ == before && pos_ < src_.size()) {
+    while (pos_ < src_.size() && (serial_ == before || !at_line_start_)) {  // to the end of a logical line
       if (at_line_start_) start_line();
       else scan_in_line();
     }
@@ -235,6 +235,15 @@ class Scanner {
     sink_ = nullptr;
     return true;
   }
+
+  // Counts the tokens of the rest of a block `depth` indents deep (the DEDENT closing it
+  // included) without making them: the parser skips a function body this way while it reads
+  // the signatures, at a fraction of the cost of tokens it would drop. Token serial numbers
+  // and set-aside comments are as a full scan gives them, so the body reads the same later.
+  void skip_block(int depth) { skip_depth_ = depth; }
+  [[nodiscard]] bool skipping() const noexcept { return skip_depth_ > 0; }
+  // After a skip: the serial number of the token following the block.
+  [[nodiscard]] std::size_t resume_serial() const noexcept { return resume_serial_; }
 
   // Tokenizes the rest of the text.
   template <class Out>
@@ -247,7 +256,7 @@ class Scanner {
   // Where tokens and set-aside comments go: the scanner's loops are not templates, the
   // sink is (a vector for tokenize, the parser's window).
   struct SinkBase {
-    virtual void token(Token&& t) = 0;
+    virtual void token(Token&& t, std::size_t serial) = 0;
     virtual Token& last() = 0;
     virtual bool comment(std::size_t before, std::string&& text) = 0;
   protected:
@@ -258,7 +267,10 @@ class Scanner {
     Out& out;
     CommentsAside* comments;
     Sink(Out& o, CommentsAside* c) : out(o), comments(c) {}
-    void token(Token&& t) override { out.push_back(std::move(t)); }
+    void token(Token&& t, std::size_t serial) override {
+      if constexpr (requires { out.push_at(serial, std::move(t)); }) out.push_at(serial, std::move(t));
+      else out.push_back(std::move(t));  // a plain list: every token, so serial == its size
+    }
     Token& last() override { return out.back(); }
     bool comment(std::size_t before, std::string&& text) override {
       if (!comments) return false;
@@ -304,14 +316,20 @@ class Scanner {
     fail_at(span_at(offset), std::move(message));
   }
 
-  Token& push(TokenKind kind, std::size_t offset, std::size_t length, std::string text = {}) {
+  Token& push(TokenKind kind, std::size_t offset, std::size_t length, std::string_view text = {}) {
+    if (skip_depth_ > 0) {  // inside a skipped block: counted, not made
+      ++serial_;
+      if (kind == TokenKind::indent) ++skip_depth_;
+      else if (kind == TokenKind::dedent && --skip_depth_ == 0) resume_serial_ = serial_;
+      return scratch_;
+    }
     Token t;
     t.kind = kind;
-    t.text = std::move(text);
+    t.text = text;
     t.span = span_at(offset);
     t.offset = offset;
     t.length = length;
-    sink_->token(std::move(t));
+    sink_->token(std::move(t), serial_);
     ++serial_;
     return sink_->last();
   }
@@ -325,7 +343,7 @@ class Scanner {
   void flush_comments() {
     for (Token& c : pending_comments_) {
       if (!sink_->comment(serial_, std::move(c.text))) {
-        sink_->token(std::move(c));
+        sink_->token(std::move(c), serial_);
         ++serial_;
       }
     }
@@ -418,7 +436,7 @@ class Scanner {
         if (word == "f" || word == "F" || word == "b" || word == "B")
           fail(start, "'" + std::string(word) + "' string literals are not supported; write a plain string");
       }
-      push(TokenKind::name, start, pos_ - start, std::string(src_.substr(start, pos_ - start)));
+      push(TokenKind::name, start, pos_ - start, src_.substr(start, pos_ - start));
       line_has_tokens_ = true;
     } else if (c == '\'' || c == '"') {
       scan_string(pos_, false);
@@ -460,7 +478,7 @@ class Scanner {
       if (ec != std::errc() || ptr != text.data() + text.size())
         fail(start, "float literal " + clipped(text) + " is out of range for a 64-bit float");
       const std::size_t length = text.size();
-      Token& t = push(TokenKind::floating, start, length, std::move(text));
+      Token& t = push(TokenKind::floating, start, length, text);
       t.float_value = value;
     } else {
       if (text.size() > 1 && text[0] == '0' && text.find_first_not_of('0') != std::string::npos)
@@ -474,7 +492,7 @@ class Scanner {
         value = value * 10 + digit;
       }
       const std::size_t length = text.size();
-      Token& t = push(TokenKind::integer, start, length, std::move(text));
+      Token& t = push(TokenKind::integer, start, length, text);
       t.int_value = value == kLimit ? std::numeric_limits<std::int64_t>::min()
                                     : static_cast<std::int64_t>(value);
     }
@@ -589,7 +607,7 @@ class Scanner {
           }
       }
     }
-    Token& t = push(TokenKind::string, start, pos_ - start, std::move(value));
+    Token& t = push(TokenKind::string, start, pos_ - start, value);
     t.span = start_span;  // a line break inside the literal may have moved line_ past the start
     t.quote = q;
     line_has_tokens_ = true;
@@ -616,7 +634,7 @@ class Scanner {
         brackets_.pop_back();
       }
       pos_ += p.spelling.size();
-      push(p.kind, start, p.spelling.size(), std::string(p.spelling));
+      push(p.kind, start, p.spelling.size(), p.spelling);
       line_has_tokens_ = true;
       return;
     }
@@ -639,6 +657,9 @@ class Scanner {
   SinkBase* sink_ = nullptr;   // set while scan_more runs
   std::size_t serial_ = 0;     // tokens produced so far: the next token's index
   bool finished_ = false;
+  int skip_depth_ = 0;         // > 0 while skip_block counts a block's tokens
+  std::size_t resume_serial_ = 0;
+  Token scratch_;              // what push returns for a token it does not make
 };
 
 }  // namespace detail

@@ -47,7 +47,9 @@ inline void Parser::unknown_op(const std::string& name, const Span& s) const {
 
 inline CallArgs Parser::parse_call_args(std::string_view callee) {
   CallArgs a;
-  expect(TokenKind::lparen, "to open the arguments of " + std::string(callee));
+  if (!at(TokenKind::lparen)) fail_expected("'('", "to open the arguments of " + std::string(callee));
+  advance();
+  if (!at(TokenKind::rparen)) a.pos.reserve(4);  // a call's arguments, without regrowing
   while (!at(TokenKind::rparen)) {
     if (at(TokenKind::star) || at(TokenKind::double_star))
       fail(cur().span, "argument unpacking with '*' or '**' is not supported");
@@ -357,7 +359,8 @@ inline Expr Parser::build_op(const std::string& name, CallArgs a, const Span& s)
                                                           : "argument " + std::to_string(missing + 1);
       fail(v->span, name + " is given a later argument, but its argument " + what + " is missing");
     }
-    args.push_back(value_expr(*v, "an argument of " + name));
+    // The common case first: the message context is only built for a value to convert.
+    args.push_back(v->kind == PVal::Kind::expr ? v->e : value_expr(*v, "an argument of " + name));
   }
   auto rethrow = [&](const ir::Error& e) {
     const ir::Diagnostic& d = e.diagnostic();

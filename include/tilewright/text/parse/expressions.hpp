@@ -373,6 +373,7 @@ inline PVal Parser::parse_atom() {
       v.kind = PVal::Kind::list;
       v.paren_tuple = true;
       v.span = s;
+      v.items.reserve(4);
       v.items.push_back(std::move(first));
       while (accept(TokenKind::comma)) {
         if (at(TokenKind::rparen)) break;
@@ -386,6 +387,7 @@ inline PVal Parser::parse_atom() {
       PVal v;
       v.kind = PVal::Kind::list;
       v.span = s;
+      if (!at(TokenKind::rbracket)) v.items.reserve(4);  // offsets and shapes: rank ≤ 4, one allocation
       while (!at(TokenKind::rbracket)) {
         v.items.push_back(parse_expr());
         if (!accept(TokenKind::comma)) break;

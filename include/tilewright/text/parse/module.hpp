@@ -160,8 +160,11 @@ inline void Parser::skip_body() {
     return;
   }
   if (!at(TokenKind::indent)) fail_expected("an indented block", "for the function body");
+  // The body is read again from its checkpoint: here its tokens are walked only as far as
+  // they are scanned already, and the scanner counts the rest without making them.
   int depth = 0;
   do {
+    if (!scanned(pos_)) return skip_unscanned_block(depth);
     if (at(TokenKind::indent))
       ++depth;
     else if (at(TokenKind::dedent))
@@ -169,7 +172,7 @@ inline void Parser::skip_body() {
     else if (at(TokenKind::end))
       fail_expected("the end of the function body");
     advance();
-    release_before(pos_);  // the body is read again from its checkpoint
+    release_before(pos_);
   } while (depth > 0);
 }
 

@@ -62,11 +62,12 @@ class TokenCursor {
 
   // The token with serial number `i` (the END token for any i past it). References stay
   // valid until the token is released.
+  // The parser asks for a token some 20 times per token, so the window's hit stays a few
+  // inlined instructions and the scanning is a call.
   [[nodiscard]] const Token& tok(std::size_t i) const {
-    if (window_.holds(i)) return window_[i];
-    if (i < window_.begin()) released(i);
-    while (i >= window_.end() && !scanned_all_) refill();
-    return i < window_.end() ? window_[i] : window_.back();
+    if (window_.holds(i)) [[likely]]
+      return window_[i];
+    return tok_outside_window(i);
   }
   // The token with serial number `i` when the window still holds it, else null: for an
   // index remembered from a statement that may be over.
@@ -87,6 +88,15 @@ class TokenCursor {
   // Drops the tokens before serial `i`: called where no production holds a token or an
   // index before it (between top-level statements of a body).
   void release_before(std::size_t i) { window_.release_before(i); }
+  // Whether token `i` is scanned and held (reading it costs no scanning).
+  [[nodiscard]] bool scanned(std::size_t i) const { return window_.holds(i); }
+  // Skips the rest of a block `depth` indents deep that is not scanned yet: the scanner
+  // counts its tokens without making them, and the cursor resumes after the DEDENT closing it.
+  void skip_unscanned_block(int depth) {
+    scanner_.skip_block(depth);
+    while (scanner_.skipping() && !scanned_all_) refill();
+    pos_ = scanner_.resume_serial();
+  }
   [[nodiscard]] Checkpoint checkpoint() const {
     (void)cur();  // the cursor's token is scanned, so `ahead` starts with it
     Checkpoint c{pos_, scanner_, {}, scanned_all_};
@@ -179,6 +189,11 @@ class TokenCursor {
   int depth_ = 0;
 
  private:
+  [[gnu::noinline]] const Token& tok_outside_window(std::size_t i) const {
+    if (i < window_.begin()) released(i);
+    while (i >= window_.end() && !scanned_all_) refill();
+    return i < window_.end() ? window_[i] : window_.back();
+  }
   void refill() const {
     // A body is scanned twice (skipped while signatures are read, then parsed): its comment
     // lines are set aside the first time only.

@@ -34,6 +34,13 @@ class TokenWindow {
     ++end_;
   }
 
+  // Appends the token with serial number `serial`; after a gap (a block the scanner skipped)
+  // the window starts over there.
+  void push_at(std::size_t serial, Token&& t) {
+    if (serial != end_) reset(serial, {});
+    push_back(std::move(t));
+  }
+
   // Drops the tokens before `serial`, always keeping the last one.
   void release_before(std::size_t serial) {
     if (end_ == base_) return;

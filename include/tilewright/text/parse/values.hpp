@@ -15,6 +15,8 @@
 #include <utility>
 #include <vector>
 
+#include <boost/container/small_vector.hpp>
+
 #include "tilewright/ir/expr_text.hpp"
 #include "tilewright/ir/function.hpp"
 #include "tilewright/text/lexer.hpp"
@@ -63,8 +65,11 @@ struct Target {
   std::vector<Target> items;
 };
 
-inline std::vector<std::string_view> split_path(std::string_view p) {
-  std::vector<std::string_view> out;
+// The parts of a dotted path, kept inline: every op call and enum in a kernel splits one.
+using PathParts = boost::container::small_vector<std::string_view, 6>;
+
+inline PathParts split_path(std::string_view p) {
+  PathParts out;
   std::size_t b = 0;
   for (std::size_t i = 0; i <= p.size(); ++i)
     if (i == p.size() || p[i] == '.') {
@@ -280,7 +285,7 @@ inline std::string op_stem(std::string_view last) {
 }
 
 // seg[from] . … . op_stem(seg.back()): the op name a dotted call path spells.
-inline std::string dotted_op_name(const std::vector<std::string_view>& seg, std::size_t from) {
+inline std::string dotted_op_name(const PathParts& seg, std::size_t from) {
   std::string name(seg[from]);
   // Appended piecewise: `"." + std::string&&` trips g++ 12's -Wrestrict at -O3 (a false
   // positive that -Werror turns into a build failure).
