@@ -687,3 +687,33 @@ TEST_CASE("parser: a long body read through the token window keeps comments once
   bad.replace(bad.rfind("return a_"), 6, "retrun");
   CHECK(contains(parser_error_of(bad), std::to_string(14 + kStatements + (kStatements - 1) / 100 + 1) + ":"));
 }
+
+// Issue 38: while the signatures are read, a body's tokens are counted by the scanner, not
+// made. A lexical error in such a body is still found, and the bodies that follow (in and
+// after the class, nested blocks closing several levels at once) still read.
+TEST_CASE("parser: bodies skipped while reading signatures still lex, and the rest reads on") {
+  const std::string head =
+      "import pypto.language as pl\n\n@pl.program\nclass P:\n"
+      "    @pl.function\n"
+      "    def f(self, x: pl.Scalar[pl.INDEX]) -> pl.Scalar[pl.INDEX]:\n"
+      "        a: pl.Scalar[pl.INDEX] = x + 1\n"
+      "        for i in pl.range(4):\n"
+      "            if i > 1:\n"
+      "                b: pl.Scalar[pl.INDEX] = a + i\n";
+  const std::string tail =
+      "        return a\n\n"
+      "    @pl.function\n"
+      "    def g(self, y: pl.Scalar[pl.INDEX]) -> pl.Scalar[pl.INDEX]:\n"
+      "        z: pl.Scalar[pl.INDEX] = self.f(y)\n"
+      "        return z\n";
+  auto p = parse(head + tail);
+  CHECK(body(fn(p, "f")).size() == 3);
+  CHECK(body(fn(p, "g")).size() == 2);
+  // A tab in the indentation of the skipped body's third line.
+  std::string tabbed = head + "\t\tc = 1\n" + tail;
+  CHECK(contains(parser_error_of(tabbed), "11:1: "));
+  CHECK(contains(parser_error_of(tabbed), "tab character in indentation"));
+  // A bracket the body never closes is found at its opening.
+  std::string open = head + "        c: pl.Scalar[pl.INDEX] = (a + 1\n" + tail;
+  CHECK(contains(parser_error_of(open), "11:34: '(' was never closed"));
+}
