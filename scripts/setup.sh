@@ -7,7 +7,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build g++ clang-14
   libboost-dev doctest-dev libbenchmark-dev
-  llvm-14-tools python3 libclang-rt-14-dev
+  llvm-14-tools python3 libclang-rt-14-dev nlohmann-json3-dev
 )
 
 missing=()

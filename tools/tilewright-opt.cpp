@@ -79,8 +79,13 @@ void list_passes() {
 
 pass::AnyPass pass_named(const std::string& name) {
   auto p = passes::find_pass(name);
-  if (!p) opt::usage_error("unknown pass '" + name + "' (see --list-passes)");
-  return *p;
+  if (p) return *p;
+  std::vector<std::string_view> names;
+  auto all = passes::all_passes();
+  for (const auto& q : all) names.insert(names.end(), {q.info.factory, q.info.name});
+  std::string_view near = opt::detail::nearest(passes::pass_key(name), names);
+  opt::usage_error("unknown pass '" + name + "'" + (near.empty() ? "" : " (did you mean '" + std::string(near) + "'?)") +
+                   "; see --list-passes");
 }
 
 // The passes named by --pipeline and --passes, in that order. Every pass name on the command
@@ -173,7 +178,7 @@ int run_entry(const Options& o, const ir::Program& program) {
 
 bool names_pass(const std::vector<std::string>& names, const pass::PassInfo& info) {
   for (const auto& n : names)
-    if (n == info.name || n == info.factory) return true;
+    if (n == info.name || passes::pass_key(n) == info.factory) return true;
   return false;
 }
 

@@ -224,6 +224,14 @@ inline constexpr OptionSpec option_table[] = {
 
 namespace detail {
 
+// The options whose values add up (lists); any other option given twice is a mistake the
+// command line must not resolve silently by keeping the last value.
+inline bool accumulates(std::string_view name) {
+  for (std::string_view n : {"--passes", "--assume", "--require", "--dims", "--print-ir-before", "--print-ir-after"})
+    if (n == name) return true;
+  return false;
+}
+
 inline const OptionSpec* find_option(std::string_view name) {
   for (const auto& spec : option_table)
     if (spec.name == name) return &spec;
@@ -243,6 +251,18 @@ inline std::size_t edit_distance(std::string_view a, std::string_view b) {
     }
   }
   return row[b.size()];
+}
+
+// The nearest of `candidates` to `name`, at most two edits away (and fewer than half its
+// length, so that a short word does not "resemble" everything), else empty.
+inline std::string_view nearest(std::string_view name, std::span<const std::string_view> candidates) {
+  std::string_view best;
+  std::size_t best_distance = std::min<std::size_t>(3, name.size() / 2 + 1);
+  for (std::string_view c : candidates) {
+    std::size_t d = edit_distance(name, c);
+    if (d < best_distance) best = c, best_distance = d;
+  }
+  return best;
 }
 
 // " (did you mean '--stats'?)" for a near miss, else "".
@@ -285,6 +305,7 @@ inline std::string usage_text() {
 inline Options parse_args(std::span<const char* const> args) {
   Options o;
   bool have_input = false;
+  std::map<std::string_view, std::string_view> given;  // single-valued options seen, with their values
   for (std::size_t i = 0; i < args.size(); ++i) {
     std::string_view a = args[i];
     if (a == "-h") a = "--help";
@@ -307,6 +328,12 @@ inline Options parse_args(std::span<const char* const> args) {
       if (!value || value->empty())
         usage_error("option '" + std::string(name) + "' needs a value: " + std::string(name) +
                     (spec->name == "-o" ? " " : "=") + std::string(spec->value));
+    }
+    if (!spec->value.empty() && !detail::accumulates(spec->name)) {
+      auto [it, first] = given.emplace(spec->name, *value);
+      if (!first)
+        usage_error("option '" + std::string(name) + "' is given twice ('" + std::string(it->second) + "' and '" +
+                    std::string(*value) + "'); give it once");
     }
     spec->apply(o, value.value_or(std::string_view()));
   }

@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 namespace tilewright::opt {
 
 // Wall times of one run (every chunk of a --split-input-file run added up), in pipeline order.
@@ -48,13 +50,11 @@ class TimingReport {
   }
 
   [[nodiscard]] std::string json() const {
-    std::string out = "{\n  \"unit\": \"ms\",\n";
-    out += format("  \"parse\": %.6f,\n  \"passes\": [", parse_);
-    for (std::size_t i = 0; i < passes_.size(); ++i)
-      out += format("%s\n    {\"name\": \"%s\", \"wall\": %.6f}", i ? "," : "", passes_[i].first.c_str(), passes_[i].second);
-    out += passes_.empty() ? "],\n" : "\n  ],\n";
-    out += format("  \"verify\": %.6f,\n  \"print\": %.6f,\n  \"total\": %.6f\n}\n", verify_, output_, total_ms());
-    return out;
+    nlohmann::ordered_json passes = nlohmann::ordered_json::array();
+    for (const auto& [name, wall] : passes_) passes.push_back({{"name", name}, {"wall", wall}});
+    nlohmann::ordered_json out = {{"unit", "ms"}, {"parse", parse_}, {"passes", std::move(passes)},
+                                  {"verify", verify_}, {"print", output_}, {"total", total_ms()}};
+    return out.dump(2) + "\n";
   }
 
  private:
@@ -155,11 +155,9 @@ inline std::string stats_text(const std::vector<Counter>& counters) {
 
 // Every counter, zeros included, as one JSON object in the same order.
 inline std::string stats_json(const std::vector<Counter>& counters) {
-  std::string out = "{";
-  for (std::size_t i = 0; i < counters.size(); ++i)
-    out += std::string(i ? ",\n" : "\n") + "  \"" + counters[i].name + "\": " + std::to_string(counters[i].value);
-  out += counters.empty() ? "}\n" : "\n}\n";
-  return out;
+  nlohmann::ordered_json out = nlohmann::ordered_json::object();
+  for (const auto& c : counters) out[c.name] = c.value;
+  return out.dump(2) + "\n";
 }
 
 }  // namespace tilewright::opt

@@ -3,6 +3,8 @@
 //   --verify=semantic   semantic_instrument(): every pass checked against its input
 //   --run               run_entry(): the entry function on random or .npy inputs
 //   --dims=S=37,B=2     parse_dims()
+#include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -88,6 +90,61 @@ inline std::string slurp(const std::filesystem::path& p) {
   std::ifstream in(p, std::ios::binary);
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
+
+// Values as NumPy prints a long array: the first and last three, "..." between.
+inline std::string values_text(const std::vector<double>& v) {
+  auto one = [](double x) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.6g", x);
+    return std::string(buf);
+  };
+  std::string out = "[";
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (v.size() > 6 && i == 3) {
+      out += "..., ";
+      i = v.size() - 3;
+    }
+    out += one(v[i]) + (i + 1 < v.size() ? ", " : "");
+  }
+  return out + "]";
+}
+
+// --inputs names a directory, and every .npy in it a parameter: a typo in a file name would
+// otherwise leave that parameter random without a word.
+inline void check_inputs_dir(const std::string& inputs, const ir::FunctionNode& f) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::is_directory(inputs, ec))
+    throw RunError(RunErrorKind::invalid, "--inputs: '" + inputs + "' " +
+                                              (fs::exists(inputs, ec) ? "is not a directory" : "does not exist") +
+                                              "; give the directory that holds NAME.npy per parameter");
+  std::vector<std::string> stray;
+  for (const auto& entry : fs::directory_iterator(inputs, ec)) {
+    if (entry.path().extension() != ".npy") continue;
+    std::string stem = entry.path().stem().string();
+    bool names_param = std::any_of(f.params.begin(), f.params.end(),
+                                   [&](const ir::Param& p) { return ir::name_hint(p.var) == stem; });
+    if (!names_param) stray.push_back(entry.path().filename().string());
+  }
+  if (stray.empty()) return;
+  std::sort(stray.begin(), stray.end());
+  std::string params;
+  for (const auto& p : f.params) params += (params.empty() ? "" : ", ") + std::string(ir::name_hint(p.var));
+  throw RunError(RunErrorKind::invalid, "--inputs: '" + (fs::path(inputs) / stray.front()).string() +
+                                            "' names no parameter of '" + f.name + "' (its parameters: " + params +
+                                            "); rename it after a parameter or remove it");
+}
+
+// --outputs names a directory, made if missing: a file there is refused before the run.
+inline void check_outputs_dir(const std::string& outputs) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::exists(outputs, ec) && !fs::is_directory(outputs, ec))
+    throw RunError(RunErrorKind::invalid, "--outputs: '" + outputs +
+                                              "' is a file, not a directory; give a directory to write NAME.npy into");
+  fs::create_directories(outputs, ec);
+  if (ec) throw RunError(RunErrorKind::invalid, "--outputs: cannot create '" + outputs + "': " + ec.message());
+}
 }  // namespace driver_detail
 
 TILEWRIGHT_API RunResult run_entry(const ir::Program& program, const std::string& function, const std::string& inputs,
@@ -96,6 +153,9 @@ TILEWRIGHT_API RunResult run_entry(const ir::Program& program, const std::string
   namespace fs = std::filesystem;
   ir::Function f = ir::find_function(*program, function);
   if (!f) throw RunError(RunErrorKind::invalid, "the program has no function '" + function + "'");
+  if (!inputs.empty()) driver_detail::check_inputs_dir(inputs, *f);
+  if (!outputs.empty()) driver_detail::check_outputs_dir(outputs);
+  std::string sources;  // where each input came from, for the summary
   RunOptions ro;
   ro.dims = dims;
   Interpreter run(program, ro);
@@ -107,6 +167,10 @@ TILEWRIGHT_API RunResult run_entry(const ir::Program& program, const std::string
     std::string name(ir::name_hint(p.var));
     fs::path file = inputs.empty() ? fs::path() : fs::path(inputs) / (name + ".npy");
     bool given = !inputs.empty() && fs::exists(file);
+    sources += (sources.empty() ? "" : ", ") + name + " " +
+               (given ? "from " + file.string()
+                      : p.direction == ir::ParamDirection::Out && !ir::as<ir::ScalarType>(p.var->type) ? "undefined (Out)"
+                                                                                                         : "random");
     if (auto* st = ir::as<ir::ScalarType>(p.var->type)) {
       double v = static_cast<double>(rng.range(0, 8));
       if (given) {
@@ -151,13 +215,16 @@ TILEWRIGHT_API RunResult run_entry(const ir::Program& program, const std::string
   RunResult out;
   out.notes = run.notes();
   out.note_count = run.note_count();
+  out.summary = "inputs: " + (sources.empty() ? std::string("none") : sources) + "\n";
   auto write = [&](const std::string& name, NpyArray a, std::size_t undefined) {
     out.summary += name + ": " + dims_string(a.shape) + " " + std::string(ir::name_of(a.dtype)) +
-                   (undefined ? ", " + std::to_string(undefined) + " undefined element(s) written as 0" : "") + "\n";
+                   (undefined ? ", " + std::to_string(undefined) + " undefined element(s) written as 0" : "") + " " +
+                   driver_detail::values_text(a.data) + "\n";
     if (outputs.empty()) return;
-    fs::create_directories(outputs);
     fs::path file = fs::path(outputs) / (name + ".npy");
-    std::ofstream(file, std::ios::binary) << npy_encode(a);
+    std::ofstream stream(file, std::ios::binary);
+    stream << npy_encode(a);
+    if (!stream) throw RunError(RunErrorKind::invalid, "--outputs: cannot write '" + file.string() + "'");
     out.written.push_back(file.string());
   };
   auto through_view = [&](const Buffer& b, const TensorAccess& acc) {

@@ -5,7 +5,9 @@
 // In the compiled mode (tilewright/config.hpp) all_passes, find_pass and default_pipeline are
 // compiled in src/tilewright.cpp, so a driver that takes its passes from here, by name, does
 // not compile the passes itself.
+#include <algorithm>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -17,9 +19,17 @@ namespace tilewright::passes {
 
 // Every pass this library ships.
 TILEWRIGHT_API std::vector<pass::AnyPass> all_passes();
-// Accepts the Python factory name (`materialize_tensor_strides`) or upstream's CamelCase
-// name (`MaterializeTensorStrides`).
+// Accepts the Python factory name (`materialize_tensor_strides`), the same in kebab case as
+// mlir-opt users type pass names (`materialize-tensor-strides`), or upstream's CamelCase name
+// (`MaterializeTensorStrides`).
 TILEWRIGHT_API std::optional<pass::AnyPass> find_pass(std::string_view name);
+
+// A pass name as find_pass compares it with the factory names: kebab case read as snake case.
+inline std::string pass_key(std::string_view name) {
+  std::string key(name);
+  std::replace(key.begin(), key.end(), '-', '_');
+  return key;
+}
 // The passes that lower a kernel before memory allocation, in upstream's order.
 TILEWRIGHT_API std::vector<pass::AnyPass> default_pipeline();
 
@@ -55,8 +65,9 @@ TILEWRIGHT_API std::vector<pass::AnyPass> all_passes() {
 }
 
 TILEWRIGHT_API std::optional<pass::AnyPass> find_pass(std::string_view name) {
+  const std::string key = pass_key(name);
   for (auto& p : all_passes())
-    if (p.info.factory == name || p.info.name == name) return p;
+    if (p.info.factory == key || p.info.name == name) return p;
   return std::nullopt;
 }
 
