@@ -59,3 +59,12 @@ tw_stage_report() {
 # Compilers used by the scripts (override with TILEWRIGHT_GXX / TILEWRIGHT_CLANGXX).
 GXX="${TILEWRIGHT_GXX:-g++}"
 CLANGXX="${TILEWRIGHT_CLANGXX:-clang++-14}"
+
+# The Python the module is built for and tested with: Debian's, whose numpy and pytest
+# scripts/setup.sh installs (a pyenv or venv python3 earlier in PATH may have neither);
+# override with TILEWRIGHT_PYTHON.
+if [[ -z "${TILEWRIGHT_PYTHON:-}" && -x /usr/bin/python3 ]]; then
+  PYTHON3=/usr/bin/python3
+else
+  PYTHON3="${TILEWRIGHT_PYTHON:-python3}"
+fi

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Set up, build and run every test:
 #   build/        g++, Debug, -Werror: unit, docs, golden (skipped without the corpus), lit,
-#                 CLI, example and compile-fail tests; tilewright-bench built and smoke-run
+#                 CLI, example and compile-fail tests; the Python module and its pytest suite;
+#                 tilewright-bench built and smoke-run
 #   build-O3/     g++, Release (-O3), -Werror: the default configuration a user builds —
 #                 tilewright-opt and the examples — plus the header check (every public header
 #                 on its own), then the lit suite, the CLI and example tests on those binaries.
@@ -49,6 +50,8 @@ tw_configure build "${common_args[@]}" \
   -DCMAKE_CXX_COMPILER="$GXX" \
   -DTILEWRIGHT_BUILD_EXAMPLES=ON \
   -DTILEWRIGHT_BUILD_BENCHMARKS=ON \
+  -DTILEWRIGHT_BUILD_PYTHON=ON \
+  "-DPython3_EXECUTABLE=$PYTHON3" \
   -DTILEWRIGHT_HEADER_CHECK=OFF \
   -DTILEWRIGHT_SANITIZE=
 cmake --build build -j "$JOBS"

@@ -416,6 +416,38 @@ TEST_CASE("interp driver: --run reads .npy inputs through the parameter's view, 
   fs::remove_all(dir);
 }
 
+TEST_CASE("interp driver: run_function takes arrays in memory, reads them through the view, refuses a stray name") {
+  auto p = parse(program(kIncore + R"(    def kernel(x: pl.Tensor[[4, 8], pl.FP32, pl.TensorView(stride=[], layout=pl.TensorLayout.DN)], s: pl.Scalar[pl.FP32], out_0: pl.Out[pl.Tensor[[4, 8], pl.FP32]]) -> pl.Tensor[[4, 8], pl.FP32]:
+        t: pl.Tile[[4, 8], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [4, 8], [4, 8], target_memory=pl.Mem.Vec)
+        u: pl.Tile[[4, 8], pl.FP32, pl.Mem.Vec] = pl.tile.muls(t, s)
+        out_1: pl.Tensor[[4, 8], pl.FP32] = pl.tile.store(u, [0, 0], out_0)
+        return out_1
+)"));
+  interp::NamedArrays given;
+  interp::NpyArray x;
+  x.shape = {4, 8};
+  for (int i = 0; i < 32; ++i) x.data.push_back(i);
+  given["x"] = x;
+  given["s"] = interp::NpyArray{interp::DataType::FP32, {}, {2.5}, {}};
+  interp::RunOutcome r = interp::run_function(p, "kernel", given, 1, {});
+  REQUIRE(r.outputs.size() == 1);
+  CHECK(r.outputs[0].name == "out_0");
+  CHECK(r.outputs[0].undefined == 0);
+  REQUIRE(r.outputs[0].value.data.size() == 32);
+  for (int i = 0; i < 32; ++i) CHECK(r.outputs[0].value.data[static_cast<std::size_t>(i)] == 2.5 * i);
+  REQUIRE(r.sources.size() == 3);
+  CHECK(std::string(r.sources[0].second) == "given");
+  CHECK(std::string(r.sources[2].second) == "undefined (Out)");
+  given["y"] = x;
+  try {
+    (void)interp::run_function(p, "kernel", given, 1, {});
+    FAIL("expected the stray input to be refused");
+  } catch (const interp::RunError& e) {
+    CHECK(std::string(e.what()) ==
+          "input 'y' names no parameter of 'kernel' (its parameters: x, s, out_0); rename it after a parameter or remove it");
+  }
+}
+
 namespace {
 
 // Runs a one-tile kernel over x = 0, 1, 2, … ([2, 8]) and returns out's 16 elements; `body`

@@ -67,6 +67,31 @@ inline pass::Instruments semantic_instrument(EquivalenceOptions options, pass::I
   return base;
 }
 
+// One run of a function on arrays in memory: what `run_entry` does with .npy files, and what
+// the Python module's Program.run calls with NumPy arrays.
+using NamedArrays = std::map<std::string, NpyArray, std::less<>>;
+
+struct RunOutput {
+  std::string name;       // the parameter's name, or return_<i>
+  NpyArray value;
+  std::size_t undefined;  // elements never written, given as 0
+};
+
+struct RunOutcome {
+  std::vector<RunOutput> outputs;  // Out / InOut tensor parameters, then returned values
+  std::vector<std::pair<std::string, const char*>> sources;  // per parameter: "given", "random", "undefined (Out)"
+  std::vector<RunNote> notes;
+  std::size_t note_count = 0;
+};
+
+// Runs `function` once. A tensor parameter named in `given` takes that array (its shape must
+// be the parameter's), a scalar one a one-element array; every other parameter is random (an
+// Out tensor starts undefined). A name in `given` that is no parameter is an error: a typo
+// would otherwise leave that parameter random without a word.
+TILEWRIGHT_API RunOutcome run_function(const ir::Program& program, const std::string& function,
+                                       const NamedArrays& given, std::uint64_t seed,
+                                       const std::map<std::string, std::int64_t, std::less<>>& dims);
+
 struct RunResult {
   std::vector<std::string> written;  // output files
   std::vector<RunNote> notes;
@@ -74,11 +99,10 @@ struct RunResult {
   std::string summary;               // one line per output
 };
 
-// Runs `function` once: tensor parameters read NAME.npy from `inputs` when it exists (its
-// shape must be the parameter's), else random values (Out parameters start undefined);
-// scalars read NAME.npy (a 0-d or 1-element array) or a random value. Afterwards every
-// tensor parameter that is Out or InOut, and every returned value, is written to `outputs`
-// as NAME.npy (undefined elements as 0, and counted in the summary).
+// run_function with files: tensor parameters read NAME.npy from `inputs` when it exists,
+// scalars NAME.npy (a 0-d or 1-element array). Afterwards every tensor parameter that is Out
+// or InOut, and every returned value, is written to `outputs` as NAME.npy (undefined elements
+// as 0, and counted in the summary).
 TILEWRIGHT_API RunResult run_entry(const ir::Program& program, const std::string& function, const std::string& inputs,
                                    const std::string& outputs, std::uint64_t seed,
                                    const std::map<std::string, std::int64_t, std::less<>>& dims);
@@ -109,30 +133,20 @@ inline std::string values_text(const std::vector<double>& v) {
   return out + "]";
 }
 
-// --inputs names a directory, and every .npy in it a parameter: a typo in a file name would
-// otherwise leave that parameter random without a word.
-inline void check_inputs_dir(const std::string& inputs, const ir::FunctionNode& f) {
+// --inputs names a directory; its .npy files, by stem. A file that names no parameter is
+// refused by run_function, as a given input that names none is.
+inline NamedArrays read_inputs_dir(const std::string& inputs) {
   namespace fs = std::filesystem;
   std::error_code ec;
   if (!fs::is_directory(inputs, ec))
     throw RunError(RunErrorKind::invalid, "--inputs: '" + inputs + "' " +
                                               (fs::exists(inputs, ec) ? "is not a directory" : "does not exist") +
                                               "; give the directory that holds NAME.npy per parameter");
-  std::vector<std::string> stray;
-  for (const auto& entry : fs::directory_iterator(inputs, ec)) {
-    if (entry.path().extension() != ".npy") continue;
-    std::string stem = entry.path().stem().string();
-    bool names_param = std::any_of(f.params.begin(), f.params.end(),
-                                   [&](const ir::Param& p) { return ir::name_hint(p.var) == stem; });
-    if (!names_param) stray.push_back(entry.path().filename().string());
-  }
-  if (stray.empty()) return;
-  std::sort(stray.begin(), stray.end());
-  std::string params;
-  for (const auto& p : f.params) params += (params.empty() ? "" : ", ") + std::string(ir::name_hint(p.var));
-  throw RunError(RunErrorKind::invalid, "--inputs: '" + (fs::path(inputs) / stray.front()).string() +
-                                            "' names no parameter of '" + f.name + "' (its parameters: " + params +
-                                            "); rename it after a parameter or remove it");
+  NamedArrays given;
+  for (const auto& entry : fs::directory_iterator(inputs, ec))
+    if (entry.path().extension() == ".npy")
+      given.emplace(entry.path().stem().string(), npy_decode(slurp(entry.path()), entry.path().string()));
+  return given;
 }
 
 // --outputs names a directory, made if missing: a file there is refused before the run.
@@ -147,15 +161,25 @@ inline void check_outputs_dir(const std::string& outputs) {
 }
 }  // namespace driver_detail
 
-TILEWRIGHT_API RunResult run_entry(const ir::Program& program, const std::string& function, const std::string& inputs,
-                                   const std::string& outputs, std::uint64_t seed,
-                                   const std::map<std::string, std::int64_t, std::less<>>& dims) {
-  namespace fs = std::filesystem;
+TILEWRIGHT_API RunOutcome run_function(const ir::Program& program, const std::string& function,
+                                       const NamedArrays& given, std::uint64_t seed,
+                                       const std::map<std::string, std::int64_t, std::less<>>& dims) {
   ir::Function f = ir::find_function(*program, function);
   if (!f) throw RunError(RunErrorKind::invalid, "the program has no function '" + function + "'");
-  if (!inputs.empty()) driver_detail::check_inputs_dir(inputs, *f);
-  if (!outputs.empty()) driver_detail::check_outputs_dir(outputs);
-  std::string sources;  // where each input came from, for the summary
+  auto where = [](const NpyArray& a, const std::string& name) {
+    return a.source.empty() ? "input '" + name + "'" : "'" + a.source + "'";
+  };
+  for (const auto& [name, array] : given) {
+    bool names_param = std::any_of(f->params.begin(), f->params.end(),
+                                   [&](const ir::Param& p) { return ir::name_hint(p.var) == name; });
+    if (!names_param) {
+      std::string params;
+      for (const auto& p : f->params) params += (params.empty() ? "" : ", ") + std::string(ir::name_hint(p.var));
+      throw RunError(RunErrorKind::invalid, where(array, name) + " names no parameter of '" + f->name + "' (its parameters: " +
+                                                params + "); rename it after a parameter or remove it");
+    }
+  }
+  RunOutcome out;
   RunOptions ro;
   ro.dims = dims;
   Interpreter run(program, ro);
@@ -165,19 +189,18 @@ TILEWRIGHT_API RunResult run_entry(const ir::Program& program, const std::string
   std::vector<TensorAccess> views;
   for (const auto& p : f->params) {
     std::string name(ir::name_hint(p.var));
-    fs::path file = inputs.empty() ? fs::path() : fs::path(inputs) / (name + ".npy");
-    bool given = !inputs.empty() && fs::exists(file);
-    sources += (sources.empty() ? "" : ", ") + name + " " +
-               (given ? "from " + file.string()
-                      : p.direction == ir::ParamDirection::Out && !ir::as<ir::ScalarType>(p.var->type) ? "undefined (Out)"
-                                                                                                         : "random");
+    auto it = given.find(name);
+    const NpyArray* a = it == given.end() ? nullptr : &it->second;
+    const bool scalar = ir::as<ir::ScalarType>(p.var->type) != nullptr;
+    out.sources.emplace_back(name, a ? "given"
+                                     : p.direction == ir::ParamDirection::Out && !scalar ? "undefined (Out)"
+                                                                                          : "random");
     if (auto* st = ir::as<ir::ScalarType>(p.var->type)) {
       double v = static_cast<double>(rng.range(0, 8));
-      if (given) {
-        NpyArray a = npy_decode(driver_detail::slurp(file), file.string());
-        if (a.data.size() != 1)
-          throw RunError(RunErrorKind::invalid, file.string() + ": scalar parameter '" + name + "' needs one value, the file has shape " + dims_string(a.shape), p.var->span);
-        v = a.data[0];
+      if (a) {
+        if (a->data.size() != 1)
+          throw RunError(RunErrorKind::invalid, where(*a, name) + ": scalar parameter '" + name + "' needs one value, the input has shape " + dims_string(a->shape), p.var->span);
+        v = a->data[0];
       }
       args.push_back(Scalar{st->dtype, store_rounded(v, st->dtype), true});
       buffers.push_back(nullptr);
@@ -190,16 +213,15 @@ TILEWRIGHT_API RunResult run_entry(const ir::Program& program, const std::string
     b->dtype = acc.dtype;
     b->data.assign(run_allocation(acc.extent(), "parameter '" + name + "' " + dims_string(acc.shape), p.var->span), 0.0);
     b->defined.assign(b->data.size(), 0);
-    if (given) {
-      NpyArray a = npy_decode(driver_detail::slurp(file), file.string());
-      if (a.shape != acc.shape)
-        throw RunError(RunErrorKind::invalid, file.string() + ": shape " + dims_string(a.shape) + " does not match parameter '" + name +
+    if (a) {
+      if (a->shape != acc.shape)
+        throw RunError(RunErrorKind::invalid, where(*a, name) + ": shape " + dims_string(a->shape) + " does not match parameter '" + name +
                                                   "' of shape " + dims_string(acc.shape), p.var->span);
       Dims idx(acc.shape.size(), 0);
-      for (std::size_t i = 0; i < a.data.size(); ++i) {
+      for (std::size_t i = 0; i < a->data.size(); ++i) {
         std::int64_t addr = 0;
         for (std::size_t k = 0; k < idx.size(); ++k) addr += idx[k] * acc.strides[k];
-        b->data[static_cast<std::size_t>(addr)] = store_rounded(a.data[i], acc.dtype);
+        b->data[static_cast<std::size_t>(addr)] = store_rounded(a->data[i], acc.dtype);
         b->defined[static_cast<std::size_t>(addr)] = 1;
         ops_detail::next_index(idx, acc.shape);
       }
@@ -212,21 +234,8 @@ TILEWRIGHT_API RunResult run_entry(const ir::Program& program, const std::string
     views.push_back(acc);
   }
   std::vector<Value> results = run.call(function, args);
-  RunResult out;
   out.notes = run.notes();
   out.note_count = run.note_count();
-  out.summary = "inputs: " + (sources.empty() ? std::string("none") : sources) + "\n";
-  auto write = [&](const std::string& name, NpyArray a, std::size_t undefined) {
-    out.summary += name + ": " + dims_string(a.shape) + " " + std::string(ir::name_of(a.dtype)) +
-                   (undefined ? ", " + std::to_string(undefined) + " undefined element(s) written as 0" : "") + " " +
-                   driver_detail::values_text(a.data) + "\n";
-    if (outputs.empty()) return;
-    fs::path file = fs::path(outputs) / (name + ".npy");
-    std::ofstream stream(file, std::ios::binary);
-    stream << npy_encode(a);
-    if (!stream) throw RunError(RunErrorKind::invalid, "--outputs: cannot write '" + file.string() + "'");
-    out.written.push_back(file.string());
-  };
   auto through_view = [&](const Buffer& b, const TensorAccess& acc) {
     NpyArray a;
     a.dtype = acc.dtype;
@@ -242,33 +251,63 @@ TILEWRIGHT_API RunResult run_entry(const ir::Program& program, const std::string
       a.data.push_back(def ? b.data[at] : 0.0);
       ops_detail::next_index(idx, acc.shape);
     }
-    return std::make_pair(a, undefined);
+    return RunOutput{b.name, std::move(a), undefined};
   };
   for (std::size_t i = 0; i < f->params.size(); ++i) {
     if (!buffers[i] || f->params[i].direction == ir::ParamDirection::In) continue;
-    auto [a, undefined] = through_view(*buffers[i], views[i]);
-    write(buffers[i]->name, std::move(a), undefined);
+    out.outputs.push_back(through_view(*buffers[i], views[i]));
   }
   for (std::size_t i = 0; i < results.size(); ++i) {
     std::string name = "return_" + std::to_string(i);
     if (const Scalar* s = results[i].scalar()) {
-      write(name, NpyArray{s->dtype, {}, {s->defined ? s->value : 0.0}}, !s->defined);
+      out.outputs.push_back({name, NpyArray{s->dtype, {}, {s->defined ? s->value : 0.0}, {}}, std::size_t{!s->defined}});
     } else if (const TensorRef* t = results[i].tensor()) {
       bool param = false;
       for (const auto& b : buffers) param = param || b == t->buffer;
       if (param) continue;
       const ir::Type& rt = f->return_types.size() > i ? f->return_types[i] : ir::unknown_type();
-      auto [a, undefined] = through_view(*t->buffer, run.tensor_access(rt, f->span));
-      write(name, std::move(a), undefined);
+      RunOutput o = through_view(*t->buffer, run.tensor_access(rt, f->span));
+      o.name = name;
+      out.outputs.push_back(std::move(o));
     } else if (const Tile* t = results[i].tile()) {
       std::size_t undefined = 0;
-      NpyArray a{t->dtype, t->shape, {}};
+      NpyArray a{t->dtype, t->shape, {}, {}};
       for (std::size_t k = 0; k < t->size(); ++k) {
         undefined += !t->defined[k];
         a.data.push_back(t->defined[k] ? t->data[k] : 0.0);
       }
-      write(name, std::move(a), undefined);
+      out.outputs.push_back({name, std::move(a), undefined});
     }
+  }
+  return out;
+}
+
+TILEWRIGHT_API RunResult run_entry(const ir::Program& program, const std::string& function, const std::string& inputs,
+                                   const std::string& outputs, std::uint64_t seed,
+                                   const std::map<std::string, std::int64_t, std::less<>>& dims) {
+  namespace fs = std::filesystem;
+  NamedArrays given = inputs.empty() ? NamedArrays{} : driver_detail::read_inputs_dir(inputs);
+  if (!outputs.empty()) driver_detail::check_outputs_dir(outputs);
+  RunOutcome r = run_function(program, function, given, seed, dims);
+  RunResult out;
+  out.notes = std::move(r.notes);
+  out.note_count = r.note_count;
+  std::string sources;
+  for (const auto& [name, origin] : r.sources)
+    sources += (sources.empty() ? "" : ", ") + name + " " +
+               (std::string_view(origin) == "given" ? "from " + given.find(name)->second.source
+                                                     : std::string(origin));
+  out.summary = "inputs: " + (sources.empty() ? std::string("none") : sources) + "\n";
+  for (const auto& o : r.outputs) {
+    out.summary += o.name + ": " + dims_string(o.value.shape) + " " + std::string(ir::name_of(o.value.dtype)) +
+                   (o.undefined ? ", " + std::to_string(o.undefined) + " undefined element(s) written as 0" : "") + " " +
+                   driver_detail::values_text(o.value.data) + "\n";
+    if (outputs.empty()) continue;
+    fs::path file = fs::path(outputs) / (o.name + ".npy");
+    std::ofstream stream(file, std::ios::binary);
+    stream << npy_encode(o.value);
+    if (!stream) throw RunError(RunErrorKind::invalid, "--outputs: cannot write '" + file.string() + "'");
+    out.written.push_back(file.string());
   }
   return out;
 }

@@ -18,6 +18,7 @@ struct NpyArray {
   DataType dtype = DataType::FP32;
   Dims shape;
   std::vector<double> data;  // C order
+  std::string source;        // where it came from, for messages ("in/x.npy"); empty: in memory
 };
 
 namespace npy_detail {
@@ -121,6 +122,7 @@ inline NpyArray npy_decode(std::string_view bytes, std::string_view file) {
   auto open = shape.find('('), close = shape.find(')');
   if (open == std::string_view::npos || close == std::string_view::npos) bad(file, "unreadable shape");
   NpyArray a;
+  a.source = std::string(file);
   std::int64_t cur = -1;
   for (char ch : shape.substr(open + 1, close - open - 1)) {
     if (ch >= '0' && ch <= '9') cur = (cur < 0 ? 0 : cur * 10) + (ch - '0');
