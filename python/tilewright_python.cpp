@@ -77,11 +77,7 @@ auto guarded(const Program* origin, F&& f) -> decltype(f()) {
     if (e.diagnostic().kind == ir::ErrorKind::internal) throw InternalError(text);
     throw py::value_error(text);
   } catch (const interp::RunError& e) {
-    ir::Diagnostic d;
-    d.origin = "interp";
-    d.message = e.what();
-    d.span = e.span();
-    throw py::value_error(rendered({d}, origin));
+    throw py::value_error(rendered({interp::as_diagnostic(e)}, origin));
   }
 }
 
@@ -262,18 +258,6 @@ std::map<std::string, std::int64_t, std::less<>> dims_of(const std::optional<std
   return out;
 }
 
-// The entry a run without `entry=` means: the one Orchestration function, or the only function.
-std::string default_entry(const Program& p) {
-  std::vector<std::string> orchestration;
-  for (const auto& f : p.ir->functions)
-    if (f->type == ir::FunctionType::Orchestration) orchestration.push_back(f->name);
-  if (orchestration.size() == 1) return orchestration.front();
-  if (p.ir->functions.size() == 1) return p.ir->functions.front()->name;
-  std::string names;
-  for (const auto& n : function_names(p)) names += (names.empty() ? "" : ", ") + n;
-  throw py::value_error("the program has several functions (" + names + "); name the one to run with entry=");
-}
-
 py::dict run(const Program& p, const std::optional<py::dict>& inputs, const std::optional<std::string>& entry,
              std::uint64_t seed, const std::optional<std::map<std::string, std::int64_t>>& dims) {
   interp::NamedArrays given;
@@ -282,20 +266,24 @@ py::dict run(const Program& p, const std::optional<py::dict>& inputs, const std:
       std::string name = py::str(key);
       given.emplace(name, to_array(name, value));
     }
-  const std::string function = entry ? *entry : default_entry(p);
+  std::string function;
+  if (entry) {
+    function = *entry;
+  } else if (auto chosen = interp::default_entry(*p.ir)) {
+    function = *chosen;
+  } else {
+    std::string names;
+    for (const auto& n : function_names(p)) names += (names.empty() ? "" : ", ") + n;
+    throw py::value_error("the program has several functions (" + names + "); name the one to run with entry=");
+  }
   interp::RunOutcome r = guarded(&p, [&] {
     py::gil_scoped_release unlocked;
     return interp::run_function(p.ir, function, given, seed, dims_of(dims));
   });
   // What the interpreter noticed (an undefined element stored into a valid region) is a warning.
-  for (const auto& n : r.notes) {
-    ir::Diagnostic d;
-    d.severity = ir::Severity::warning;
-    d.origin = "interp";
-    d.message = n.message;
-    d.span = n.span;
-    if (PyErr_WarnEx(PyExc_RuntimeWarning, rendered({d}, &p).c_str(), 1) != 0) throw py::error_already_set();
-  }
+  for (const auto& n : r.notes)
+    if (PyErr_WarnEx(PyExc_RuntimeWarning, rendered({interp::as_diagnostic(n)}, &p).c_str(), 1) != 0)
+      throw py::error_already_set();
   py::dict out;
   for (const auto& o : r.outputs) out[py::str(o.name)] = to_numpy(o.value);
   return out;

@@ -117,15 +117,6 @@ interp::EquivalenceOptions equivalence_options(const Options& o) {
   return e;
 }
 
-// A run the interpreter stopped, as a diagnostic pointing into the source.
-ir::Error run_error(const interp::RunError& e) {
-  ir::Diagnostic d;
-  d.origin = "interp";
-  d.message = e.what();
-  d.span = e.span();
-  return ir::Error(std::move(d));
-}
-
 // --expect-equivalent: FILE is the reference, the result the candidate.
 int compare_semantics(const Options& o, const ir::Program& result, const std::string& file_name) {
   std::string source;
@@ -151,27 +142,17 @@ int compare_semantics(const Options& o, const ir::Program& result, const std::st
 int run_entry(const Options& o, const ir::Program& program) {
   std::string entry = o.entry;
   if (entry.empty()) {
-    std::vector<std::string> orchestration;
-    for (const auto& f : program->functions)
-      if (f->type == ir::FunctionType::Orchestration) orchestration.push_back(f->name);
-    if (orchestration.size() == 1) entry = orchestration.front();
-    else if (program->functions.size() == 1) entry = program->functions.front()->name;
-    else opt::usage_error("--run: the program has several functions; name one with --entry=NAME");
+    auto chosen = interp::default_entry(*program);
+    if (!chosen) opt::usage_error("--run: the program has several functions; name one with --entry=NAME");
+    entry = *chosen;
   }
   try {
     interp::RunResult r = interp::run_entry(program, entry, o.inputs, o.outputs, o.seed, o.dims);
-    for (const auto& n : r.notes) {
-      ir::Diagnostic d;
-      d.severity = ir::Severity::warning;
-      d.origin = "interp";
-      d.message = n.message;
-      d.span = n.span;
-      std::cerr << ir::render(d);
-    }
+    for (const auto& n : r.notes) std::cerr << ir::render(interp::as_diagnostic(n));
     if (r.note_count > r.notes.size()) std::cerr << "(" << r.note_count - r.notes.size() << " more warnings)\n";
     std::cout << r.summary;
   } catch (const interp::RunError& e) {
-    throw run_error(e);
+    throw ir::Error(interp::as_diagnostic(e));
   }
   return 0;
 }

@@ -92,6 +92,20 @@ TILEWRIGHT_API RunOutcome run_function(const ir::Program& program, const std::st
                                        const NamedArrays& given, std::uint64_t seed,
                                        const std::map<std::string, std::int64_t, std::less<>>& dims);
 
+// The function a run without a named entry means: the program's one Orchestration function,
+// else its only function; nullopt when that leaves a choice.
+inline std::optional<std::string> default_entry(const ir::ProgramNode& program) {
+  const ir::FunctionNode* orchestration = nullptr;
+  for (const auto& f : program.functions) {
+    if (f->type != ir::FunctionType::Orchestration) continue;
+    if (orchestration) return std::nullopt;
+    orchestration = f.get();
+  }
+  if (orchestration) return orchestration->name;
+  if (program.functions.size() == 1) return program.functions.front()->name;
+  return std::nullopt;
+}
+
 struct RunResult {
   std::vector<std::string> written;  // output files
   std::vector<RunNote> notes;

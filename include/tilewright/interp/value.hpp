@@ -15,6 +15,7 @@
 #include <variant>
 #include <vector>
 
+#include "tilewright/ir/diagnostic.hpp"
 #include "tilewright/ir/enums.hpp"
 #include "tilewright/ir/span.hpp"
 
@@ -153,5 +154,14 @@ struct RunNote {
   std::string message;
   ir::Span span;
 };
+
+// What the interpreter says, as a diagnostic to render: a note it made on the way is a
+// warning, a run it stopped an error.
+inline ir::Diagnostic as_diagnostic(const RunNote& n) {
+  return ir::Diagnostic{ir::Severity::warning, ir::ErrorKind::user, "interp", n.message, n.span, {}};
+}
+inline ir::Diagnostic as_diagnostic(const RunError& e) {
+  return ir::Diagnostic{ir::Severity::error, ir::ErrorKind::user, "interp", e.what(), e.span(), {}};
+}
 
 }  // namespace tilewright::interp
