@@ -168,6 +168,9 @@ class Preconditions {
                     "(pl.tile.reshape) before this op",
              span);
     if (call.callee.op == op.assemble && nd_arg0) check_assemble(call, *arg0, span);
+    // A 2D target keeps its offset as written: one of another rank would reach codegen, which
+    // reads only its first two elements (FL-70 flags it after the pass; refused here, located).
+    if (call.callee.op == op.assemble && arg0 && arg0->shape.size() == 2) check_assemble_offset_rank(call, 2, span);
     if (call.callee.op == op.transpose && nd_arg0) check_transpose(call, *arg0, span);
     if (call.callee.op == op.store) check_store(call, span);
     if (call.callee.op == op.load) check_nz_load(s, value, call);
@@ -290,12 +293,7 @@ class Preconditions {
     auto* source = ir::tile_type(call.args[1]);
     auto* offset = ir::as<ir::MakeTuple>(call.args[2]);
     if (!source || !offset) reject("tile.assemble requires a tile source and a literal offset tuple", span);
-    if (offset->elements.size() != rank)
-      reject("tile.assemble into a " + std::to_string(rank) + "D tile has a rank-" +
-                 std::to_string(offset->elements.size()) +
-                 " offset. The offset names a point in the target's own coordinate space, so it needs exactly "
-                 "one index per target dimension",
-             span);
+    check_assemble_offset_rank(call, rank, span);
     if (source->shape.size() != rank)
       reject("tile.assemble into a " + std::to_string(rank) + "D tile has a rank-" +
                  std::to_string(source->shape.size()) + " source " + dims_text(source->shape) +
@@ -308,6 +306,17 @@ class Preconditions {
                  "one contiguous band (a region whose leading axes are 1s, then at most one partial axis, then "
                  "full axes) per step",
              span);
+  }
+
+  // FL-07b.
+  static void check_assemble_offset_rank(const ir::Call& call, std::size_t rank, const ir::Span& span) {
+    auto* offset = call.args.size() == 3 ? ir::as<ir::MakeTuple>(call.args[2]) : nullptr;
+    if (!offset || offset->elements.size() == rank) return;
+    reject("tile.assemble into a " + std::to_string(rank) + "D tile has a rank-" +
+               std::to_string(offset->elements.size()) +
+               " offset. The offset names a point in the target's own coordinate space, so it needs exactly "
+               "one index per target dimension",
+           span);
   }
 
   // FL-33: only the last two axes of a >2D tile may swap.
