@@ -120,6 +120,8 @@ build-fuzz/bin/tilewright-fuzz-structured "$fuzz_work" -runs="$fuzz_runs" -seed=
 # libFuzzer's coverage chatter is long; its summary and any violation are at the end.
 grep -v -E '^  NEW_FUNC' "$fuzz_work/fuzz.log" | tail -n 40 || true
 if ((fuzz_status != 0)); then
+  # The violation and the whole program it was found on (the tail above may cut them).
+  sed -n '/^property violated/,/^---------------$/p' "$fuzz_work/fuzz.log" >&2 || true
   echo "fuzz: the structured fuzzer found a violation (exit $fuzz_status); the input is saved in $fuzz_work" >&2
   exit "$fuzz_status"
 fi
