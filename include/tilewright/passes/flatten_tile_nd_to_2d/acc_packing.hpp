@@ -645,11 +645,11 @@ class ChainJudge {
         v.geometry_irrelevant = true;
         v.workaround =
             "Workaround: store each batch page to global memory and load it back for the vector work, or write the "
-            "batch loop out in the kernel. Any batch>1 matmul followed by vector work meets this limit, at every "
-            "page width.";
+            "batch loop out in the kernel. The limit is not specific to accumulators: any batch>1 matmul followed "
+            "by vector work meets it, at every page width.";
         return std::string("the accumulator is drained by tile.move into a vector epilogue, and gathering the pages "
-                           "of a multi-page Acc (L0C) result into one vector tile is not expressible: each moved page "
-                           "keeps the L0C block layout, which tile.assemble cannot write into a row-packed vector "
+                           "of a multi-page Acc (L0C) result into one vector tile is not expressible: moved pages "
+                           "keep L0C's block layout, which tile.assemble cannot write into a row-packed vector "
                            "tile");
       case AccUse::other: break;
     }

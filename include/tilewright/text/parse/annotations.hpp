@@ -28,14 +28,25 @@ struct Reconciled {
 
 namespace annotation_detail {
 
+// The element count of a static shape; nullopt when a dim is not static. A count past
+// INT64_MAX saturates there (written "more than 2^63 - 1"): it still differs from any real one.
+inline constexpr std::int64_t k_saturated = std::numeric_limits<std::int64_t>::max();
+
 inline std::optional<std::int64_t> element_count(const std::vector<Expr>& shape) {
   std::int64_t n = 1;
+  bool saturated = false;
   for (const auto& d : shape) {
     auto c = ir::const_int(d);
-    if (!c || *c < 0 || (*c != 0 && n > std::numeric_limits<std::int64_t>::max() / *c)) return std::nullopt;
-    n *= *c;
+    if (!c || *c < 0) return std::nullopt;
+    if (*c == 0) return 0;
+    if (saturated || n > k_saturated / *c) saturated = true;
+    else n *= *c;
   }
-  return n;
+  return saturated ? k_saturated : n;
+}
+
+inline std::string count_text(std::int64_t n) {
+  return n == k_saturated ? std::string("more than 2^63 - 1") : std::to_string(n);
 }
 
 inline std::string dtype_mismatch(ir::DataType ann, ir::DataType val) {
@@ -60,7 +71,7 @@ inline std::string shape_problem(const std::vector<Expr>& ann, const std::vector
            std::to_string(val.size());
   auto a = element_count(ann), v = element_count(val);
   if (a && v && *a != *v)
-    return "it holds " + std::to_string(*a) + " elements but the value holds " + std::to_string(*v);
+    return "it holds " + count_text(*a) + " elements but the value holds " + count_text(*v);
   return {};
 }
 
