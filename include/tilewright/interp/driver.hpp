@@ -183,7 +183,10 @@ TILEWRIGHT_API RunOutcome run_function(const ir::Program& program, const std::st
   auto where = [](const NpyArray& a, const std::string& name) {
     return a.source.empty() ? "input '" + name + "'" : "'" + a.source + "'";
   };
-  for (const auto& [name, array] : given) {
+  for (const auto& input : given) {
+    // (clang 14 cannot capture a structured binding in a lambda: a plain reference.)
+    const std::string& name = input.first;
+    const NpyArray& array = input.second;
     bool names_param = std::any_of(f->params.begin(), f->params.end(),
                                    [&](const ir::Param& p) { return ir::name_hint(p.var) == name; });
     if (!names_param) {
