@@ -1021,6 +1021,7 @@ inline void register_ops(OpTable& t) {
   t.add("tensor.reshape", same_buffer);
   t.add("tensor.create", tensor_create);
   t.add("tensor.full", tensor_create);
+  t.add("tensor.read", read);  // a tensor is held as its elements, like a tile
   for (const char* n : {"system.bar_all", "system.bar_v", "system.bar_m", "system.sync_src", "system.sync_dst",
                         "system.sync_set", "system.sync_wait", "system.syncall", "system.fence",
                         "system.cacheinvalid", "system.set_ffts"})

@@ -139,6 +139,107 @@ inline Type tensor_binary(const DeduceInput& in) {
   return ir::make_tensor_type(a.shape, a.dtype);
 }
 
+// A window of a tensor: the `shape` it asks for at `offset`, in the source's dtype. Strides
+// and memref are not carried (a later pass materializes strides); a view is kept only for a
+// partial valid region (the requested one, cut by a partial source) or a pad value.
+inline Type tensor_slice(const DeduceInput& in) {
+  const TensorType& src = tensor_arg(in, 0);
+  auto shape = index_tuple(in, 1);
+  auto offset = index_tuple(in, 2);
+  if (shape.size() != src.shape.size() || offset.size() != src.shape.size())
+    fail(in, "shape " + dims_text(shape) + " and offset " + dims_text(offset) + " must both have the source rank " +
+                 std::to_string(src.shape.size()) + " (source " + dims_text(src.shape) + ")");
+  for (const auto& d : shape)
+    if (auto c = ir::const_int(d); c && *c <= 0) fail(in, "shape " + dims_text(shape) + " must be positive");
+  std::vector<Expr> requested;
+  if (has_arg(in, 3)) requested = index_tuple(in, 3);  // an empty tuple: the whole window
+  if (!requested.empty() && requested.size() != shape.size())
+    fail(in, "valid_shape " + dims_text(requested) + " must have rank " + std::to_string(shape.size()));
+  auto pad = kw<ir::PadValue>(in, "pad_value");
+  const bool clamp = kw_flag(in, "clamp") || !requested.empty() || pad.has_value();
+  std::vector<Expr> valid = window_read_valid(in, src.shape, ir::valid_shape(src), offset, shape,
+                                              requested.empty() ? nullptr : &requested, /*exact=*/true, clamp);
+  if (has_arg(in, 4)) {
+    std::vector<std::size_t> drop;
+    for (const auto& d : literal_tuple(in, 4)) {
+      auto k = ir::const_int(d);
+      if (!k || *k < 0 || static_cast<std::size_t>(*k) >= shape.size() || !is_const(shape[static_cast<std::size_t>(*k)], 1))
+        fail(in, "drop_dims may name only axes of extent 1 in " + dims_text(shape) + ", got " + expr_text(d));
+      drop.push_back(static_cast<std::size_t>(*k));
+    }
+    std::sort(drop.begin(), drop.end(), std::greater<>());
+    drop.erase(std::unique(drop.begin(), drop.end()), drop.end());
+    for (std::size_t k : drop) {
+      shape.erase(shape.begin() + static_cast<std::ptrdiff_t>(k));
+      valid.erase(valid.begin() + static_cast<std::ptrdiff_t>(k));
+    }
+  }
+  ir::PadValue inherited = src.view ? src.view->pad : ir::PadValue::null;
+  std::optional<ir::TensorView> view;
+  const bool partial = !ir::loosely_equal(valid, shape);
+  if (partial || pad || inherited != ir::PadValue::null)
+    view = ir::TensorView{partial ? valid : std::vector<Expr>{}, {}, ir::TensorLayout::ND, pad.value_or(inherited)};
+  return ir::make_tensor_type(shape, src.dtype, view, nullptr, src.distributed);
+}
+
+// Reductions of one axis (`axis`, counted from the end when negative; `keep_dim` keeps it as
+// extent 1). The reduced axis is valid on its one element, the others as in the input.
+inline Type tensor_reduce(const DeduceInput& in, int default_axis, bool arg_index) {
+  const TensorType& src = tensor_arg(in, 0);
+  const auto rank = static_cast<std::int64_t>(src.shape.size());
+  std::int64_t axis = kw<std::int64_t>(in, "axis").value_or(default_axis);
+  if (axis < 0) axis += rank;
+  if (axis < 0 || axis >= rank)
+    fail(in, "axis " + std::to_string(kw<std::int64_t>(in, "axis").value_or(default_axis)) +
+                 " is out of range for " + dims_text(src.shape));
+  const auto& sv = ir::valid_shape(src);
+  for (const auto& d : sv)
+    if (is_const(d, 0)) fail(in, "input valid shape " + dims_text(sv) + " is empty on some axis");
+  const bool keep = kw<bool>(in, "keep_dim").value_or(true);
+  std::vector<Expr> shape, valid;
+  for (std::int64_t k = 0; k < rank; ++k) {
+    const auto i = static_cast<std::size_t>(k);
+    if (k != axis) {
+      shape.push_back(src.shape[i]);
+      valid.push_back(sv[i]);
+    } else if (keep) {
+      shape.push_back(idx(1));
+      valid.push_back(idx(1));
+    }
+  }
+  const DataType dt = arg_index ? DataType::INT32 : src.dtype;
+  if (shape.empty()) return ir::scalar_type(dt);
+  std::optional<ir::TensorView> view;
+  if (!ir::loosely_equal(valid, shape)) view = ir::TensorView{valid, {}, ir::TensorLayout::ND, ir::PadValue::null};
+  return ir::make_tensor_type(shape, dt, view);
+}
+
+inline void check_tensor_indices(const DeduceInput& in, const TensorType& t) {
+  auto indices = tuple_values(in, 1);
+  if (indices.size() != t.shape.size())
+    fail(in, "expects " + std::to_string(t.shape.size()) + " indices for a rank-" + std::to_string(t.shape.size()) +
+                 " tensor, got " + std::to_string(indices.size()));
+  for (const auto& i : indices) {
+    auto* s = ir::as<ir::ScalarType>(i->type);
+    if (!s || !ir::is_integer(s->dtype)) fail(in, "indices must be integer scalars, got " + expr_text(i));
+  }
+}
+
+inline Type tensor_read(const DeduceInput& in) {
+  const TensorType& t = tensor_arg(in, 0);
+  check_tensor_indices(in, t);
+  return ir::scalar_type(t.dtype);
+}
+
+inline Type tensor_write(const DeduceInput& in) {
+  const TensorType& t = tensor_arg(in, 0);
+  check_tensor_indices(in, t);
+  DataType v = scalar_arg(in, 2);
+  if (v != t.dtype)
+    fail(in, "value dtype " + dtype_text(v) + " must equal the tensor dtype " + dtype_text(t.dtype) + "; cast the value first");
+  return arg(in, 0)->type;
+}
+
 }  // namespace deduce
 
 inline void register_tensor_ops(Registry& r) {
@@ -167,8 +268,26 @@ inline void register_tensor_ops(Registry& r) {
              .deduce([](const DeduceInput&) { return ir::marker_type(ir::Marker::Ptr); }));
   add(r, OpRow("tensor.reinterpret_view", {"data", "shape"}).optional_from(1).required("dtype", K::dtype)
              .keyword_args_from(1).family(f));
-  for (const char* n : {"tensor.slice", "tensor.assemble", "tensor.read", "tensor.write", "tensor.transpose",
-                        "tensor.matmul", "tensor.exp"})
+  add(r, OpRow("tensor.slice", {"input", "shape", "offset", "valid_shape", "drop_dims"}).optional_from(3)
+             .kw("pad_value", K::pad_value).kw("clamp", K::boolean).out_inherit().family(f)
+             .deduce(deduce::tensor_slice));
+  add(r, OpRow("tensor.read", {"tensor", "indices"}).family(f).deduce(deduce::tensor_read));
+  add(r, OpRow("tensor.write", {"tensor", "indices", "value"}).effect(0, ArgEffect::read_write).family(f)
+             .deduce(deduce::tensor_write));
+  struct Reduction {
+    const char* name;
+    int axis;
+    bool arg_index;
+  };
+  for (Reduction d : {Reduction{"tensor.row_sum", -1, false}, Reduction{"tensor.row_max", -1, false},
+                      Reduction{"tensor.row_min", -1, false}, Reduction{"tensor.row_prod", -1, false},
+                      Reduction{"tensor.col_sum", -2, false}, Reduction{"tensor.col_max", -2, false},
+                      Reduction{"tensor.col_min", -2, false}, Reduction{"tensor.col_prod", -2, false},
+                      Reduction{"tensor.row_argmax", -1, true}, Reduction{"tensor.row_argmin", -1, true},
+                      Reduction{"tensor.col_argmax", -2, true}, Reduction{"tensor.col_argmin", -2, true}})
+    add(r, OpRow(d.name, {"input"}).kw("axis", K::integer).kw("keep_dim", K::boolean)
+               .family(f).deduce([d](const DeduceInput& in) { return deduce::tensor_reduce(in, d.axis, d.arg_index); }));
+  for (const char* n : {"tensor.assemble", "tensor.transpose", "tensor.matmul", "tensor.exp"})
     add(r, OpRow(n, {}).variadic().open_kwargs().family(f));
   add(r, OpRow("tensor.cast", {}).variadic().open_kwargs().kw("mode", K::cast_mode).family(f));
 }

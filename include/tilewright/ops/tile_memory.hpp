@@ -271,7 +271,9 @@ inline void register_tile_memory_ops(Registry& r) {
              .required("dtype", K::dtype).kw("target_memory", K::memory_space)
              .kw("transpose", K::boolean, false).kw("flat_layout", K::boolean, false)
              .kw("compact", K::boolean, false)
-             .dsl({dsl_arg("shape", 0), dsl_kw("dtype"), dsl_kw("target_memory", M::Vec)})
+             // An allocation written without target_memory is left for the compiler to place (upstream's
+             // newest DSL): an accumulator allocated so may still be packed into Acc (FL-64).
+             .dsl({dsl_arg("shape", 0), dsl_kw("dtype"), dsl_kw("target_memory")})
              .out_kwarg().affinity(CoreAffinity::shared).noacc().unified_name("create_tile")
              .family(f).deduce(deduce::create));
   add(r, OpRow("tile.full", {"shape", "value"}).required("dtype", K::dtype)

@@ -57,8 +57,10 @@ TEST_CASE("DSL defaults: every tile op whose DSL signature has defaults") {
     const char* printed;
   };
   const Case cases[] = {
-      {"pl.tile.create([16, 16], dtype=pl.FP32)", "pl.tile.create([16, 16], dtype=pl.FP32, target_memory=pl.Mem.Vec)"},
-      {"pl.tile.create([16, 16], pl.FP32)", "pl.tile.create([16, 16], dtype=pl.FP32, target_memory=pl.Mem.Vec)"},
+      // Issue 35: an allocation's space is left for the compiler (upstream's newest DSL), so
+      // the printout has no target_memory either.
+      {"pl.tile.create([16, 16], dtype=pl.FP32)", "pl.tile.create([16, 16], dtype=pl.FP32)"},
+      {"pl.tile.create([16, 16], pl.FP32)", "pl.tile.create([16, 16], dtype=pl.FP32)"},
       {"pl.tile.fillpad(t)", "pl.tile.fillpad(t, pad_value=pl.PadValue.zero)"},
       {"pl.tile.fillpad_inplace(t)", "pl.tile.fillpad_inplace(t, pad_value=pl.PadValue.zero)"},
       {"pl.tile.move(t, pl.Mem.Mat)", "pl.tile.move(t, target_memory=pl.Mem.Mat)"},

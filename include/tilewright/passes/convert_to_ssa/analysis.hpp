@@ -13,6 +13,10 @@
 //  * escaping: each Var remembers the innermost loop open at its last definition. A read
 //    made after that loop closed records the escape for every closed loop on the way out
 //    and moves the Var's frame to the first loop still open; each frame is passed once.
+//    A read after a `with pl.at(...)`-like scope (every kind but `pl.scope()`,
+//    `pl.manual_scope()` and `pl.split_aiv`) records no escape for the loops inside it:
+//    such a scope becomes a function of its own, and its loops carry nothing out of it
+//    (upstream's rule, issue #1351), so the read has no value and the rewrite says why.
 // The rewrite keeps only the candidates that are really visible at the loop (a Var first
 // assigned inside a finished branch has no value there).
 #include <algorithm>
@@ -34,7 +38,14 @@ struct LoopFacts {
 struct FunctionFacts {
   std::vector<LoopFacts> loops;                      // For and While, in program (pre-)order
   std::unordered_set<const ir::ExprNode*> defined;   // every Var the function defines somewhere
+  std::unordered_set<const ir::ExprNode*> sealed;    // read past a scope a loop of it assigned them in
 };
+
+// A scope whose body stays in its function for the purpose of names (upstream's runtime and
+// split-AIV scopes); the others are outlined, and loops inside them carry nothing out.
+inline bool scope_is_transparent(ir::ScopeKind k) noexcept {
+  return k == ir::ScopeKind::scope || k == ir::ScopeKind::manual_scope || k == ir::ScopeKind::split_aiv;
+}
 
 namespace detail {
 
@@ -52,6 +63,7 @@ class LoopAnalysis {
     std::size_t loop;    // index into out_.loops
     std::size_t entry;   // stamp of the loop statement
     int parent;          // enclosing frame, or -1
+    int scope;           // innermost outlined scope open at the loop, or -1
     bool closed = false;
     std::unordered_set<const ir::ExprNode*> has;  // candidates already recorded
   };
@@ -63,6 +75,9 @@ class LoopAnalysis {
   FunctionFacts& out_;
   std::vector<Frame> frames_;
   int open_ = -1;  // innermost open frame
+  std::vector<bool> scope_closed_;  // outlined scopes, in program order
+  int open_scope_ = -1;             // innermost open outlined scope
+  std::vector<int> scope_parent_;
   std::size_t stamp_ = 0;
   std::unordered_map<const ir::ExprNode*, VarState> vars_;
 
@@ -84,9 +99,15 @@ class LoopAnalysis {
     auto it = vars_.find(v.get());
     if (it == vars_.end()) return;
     int f = it->second.frame;
+    // Past a closed outlined scope no loop on the way out may carry v either: the value
+    // they would pass on is not the one the scope's loop left behind.
+    bool sealed = false;
     while (f >= 0 && frames_[static_cast<std::size_t>(f)].closed) {
-      out_.loops[frames_[static_cast<std::size_t>(f)].loop].escaping.push_back(v.get());
-      f = frames_[static_cast<std::size_t>(f)].parent;
+      const Frame& fr = frames_[static_cast<std::size_t>(f)];
+      sealed = sealed || (fr.scope >= 0 && scope_closed_[static_cast<std::size_t>(fr.scope)]);
+      if (sealed) out_.sealed.insert(v.get());
+      else out_.loops[fr.loop].escaping.push_back(v.get());
+      f = fr.parent;
     }
     it->second.frame = f;
   }
@@ -107,7 +128,7 @@ class LoopAnalysis {
 
   void open_loop() {
     out_.loops.emplace_back();
-    frames_.push_back(Frame{out_.loops.size() - 1, stamp_, open_, false, {}});
+    frames_.push_back(Frame{out_.loops.size() - 1, stamp_, open_, open_scope_, false, {}});
     open_ = static_cast<int>(frames_.size() - 1);
   }
   void close_loop() {
@@ -160,7 +181,16 @@ class LoopAnalysis {
         for (const auto& a : x.args) uses(a);
         uses(x.params);
         define(x.bound);
+        if (scope_is_transparent(x.kind)) {
+          stmt(x.body);
+          return;
+        }
+        scope_closed_.push_back(false);
+        scope_parent_.push_back(open_scope_);
+        open_scope_ = static_cast<int>(scope_closed_.size() - 1);
         stmt(x.body);
+        scope_closed_[static_cast<std::size_t>(open_scope_)] = true;
+        open_scope_ = scope_parent_[static_cast<std::size_t>(open_scope_)];
       } else if constexpr (std::is_same_v<X, ir::Eval>) {
         uses(x.expr);
       } else if constexpr (std::is_same_v<X, ir::Yield> || std::is_same_v<X, ir::Return>) {

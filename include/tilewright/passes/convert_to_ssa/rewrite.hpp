@@ -130,6 +130,9 @@ class SsaRewriter : public ir::Mutator<SsaRewriter> {
   std::string_view origin_;
   pass::detail::ScopedMap<Key, ir::Expr> bindings_;
   std::unordered_set<Key> seen_;                         // Vars whose first definition is behind us
+  std::vector<Key> first_defs_;                          // ... in the order they were met
+  std::unordered_map<std::size_t, std::vector<Key>> defs_by_type_;  // first_defs_[0, indexed_defs_) by type
+  std::size_t indexed_defs_ = 0;
   std::unordered_map<std::string, std::uint64_t> versions_;
   // Why a Var that is defined somewhere has no value at a read: the construct it was
   // assigned in ("the if", "the loop") and where that construct is.
@@ -162,6 +165,12 @@ class SsaRewriter : public ir::Mutator<SsaRewriter> {
     auto why = gone_.find(v.get());
     if (why == gone_.end()) fail("variable '" + name + "' is used before it is assigned");
     const std::string construct(why->second.first);
+    if (facts_.sealed.count(v.get()))
+      fail("variable '" + name + "' has no value here: it is assigned only inside a loop within a `with pl.at(...)`-like "
+               "scope, which has ended; such a scope is outlined into a function of its own and its loops carry no "
+               "value out of it. Assign '" + name + "' before the scope, or give the loop an explicit carry with "
+               "init_values=(...) and pl.yield_",
+           {{construct + " is here", why->second.second}});
     fail("variable '" + name + "' has no value here: it is assigned only inside " + construct +
              (construct == "the if" ? " (in one branch)" : "") + ", which has ended; assign it " +
              (construct == "the if" ? "in both branches, or before the if" : "before the loop"),
@@ -208,8 +217,9 @@ class SsaRewriter : public ir::Mutator<SsaRewriter> {
     if (!seen_.insert(v.get()).second) {
       out = ir::make_var(fresh_name(v.get(), "ssa"), std::move(type), v->span);
       ++renamed_;
-    } else if (type != v->type) {
-      out = ir::make_expr(v->v, std::move(type), v->span);
+    } else {
+      first_defs_.push_back(v.get());
+      if (type != v->type) out = ir::make_expr(v->v, std::move(type), v->span);
     }
     bindings_.bind(v.get(), out);
     return out;
@@ -358,6 +368,12 @@ class SsaRewriter : public ir::Mutator<SsaRewriter> {
     std::vector<Key> carried;
     for (Key v : facts.candidates)
       if (!spelled.count(v) && bindings_.find(v)) carried.push_back(v);
+    // A Var escaping this loop that an enclosing loop already carries has a value on entry:
+    // it is carried here too, or the enclosing loop would yield its entry value.
+    for (Key v : facts.escaping)
+      if (!spelled.count(v) && bindings_.find(v) &&
+          std::find(facts.candidates.begin(), facts.candidates.end(), v) == facts.candidates.end())
+        carried.push_back(v);
     sort_by_name(carried);
     std::vector<Carry> carries;
     for (Key v : carried) {
@@ -367,13 +383,46 @@ class SsaRewriter : public ir::Mutator<SsaRewriter> {
     }
     return carries;
   }
-  std::vector<Key> escaping_candidates(const LoopFacts& facts, const std::vector<ir::Expr>& own) const {
+  // Vars first defined in the body whose value is read after the loop. Each one that has a
+  // stand-in value of its type on entry is carried from the start, as upstream's pass does:
+  // inside the body it reads as the previous iteration's value (Python's), a branch that
+  // leaves it alone passes that on, and the stand-in is only ever seen where the input reads
+  // a name that was never assigned. The rest are decided after the body (add_escaping).
+  std::vector<Key> escaping_candidates(const LoopFacts& facts, const std::vector<ir::Expr>& own,
+                                       std::vector<Carry>& carries, const ir::Span& at) {
     std::unordered_set<Key> spelled;
     for (const auto& v : own) spelled.insert(v.get());
     std::vector<Key> out;
     for (Key v : facts.escaping)
       if (!spelled.count(v) && !bindings_.find(v)) out.push_back(v);
-    return out;
+    sort_by_name(out);
+    std::vector<Key> later;
+    for (Key v : out) {
+      ir::Type type = mutate_type(v->type);
+      ir::Expr init = stand_in_of_type(type);
+      if (!init) {
+        later.push_back(v);
+        continue;
+      }
+      carries.push_back(Carry{v, ir::make_iter_arg(fresh_name(v, "iter"), std::move(type), init, at), nullptr});
+    }
+    return later;
+  }
+  // Upstream's choice of an initial value for a carry that has none: an Out/InOut parameter
+  // of the type, else the first-defined Var of the type that is still in scope.
+  ir::Expr stand_in_of_type(const ir::Type& t) {
+    if (ir::Expr p = output_parameter_of_type(t)) return p;
+    for (; indexed_defs_ < first_defs_.size(); ++indexed_defs_) {
+      Key v = first_defs_[indexed_defs_];
+      defs_by_type_[ir::type_hash(v->type, ir::Buffers::ignored)].push_back(v);
+    }
+    auto bucket = defs_by_type_.find(ir::type_hash(t, ir::Buffers::ignored));
+    if (bucket == defs_by_type_.end()) return nullptr;
+    for (Key v : bucket->second) {
+      const ir::Expr* now = bindings_.find(v);
+      if (now && ir::same_type((*now)->type, t, ir::Buffers::ignored)) return *now;
+    }
+    return nullptr;
   }
   // Escaping Vars that the body left with a value. One whose last value is what the body's
   // own yield passes on is, after the loop, that iter_arg's return var (`o = f(o)` then
@@ -468,7 +517,7 @@ class SsaRewriter : public ir::Mutator<SsaRewriter> {
     std::vector<ir::Expr> own = x.iter_args;
     own.push_back(x.loop_var);
     std::vector<Carry> carries = enter_carries(facts, own, s->span);
-    std::vector<Key> escaping = escaping_candidates(facts, own);
+    std::vector<Key> escaping = escaping_candidates(facts, own, carries, s->span);
 
     auto m = bindings_.mark();
     next.loop_var = define(x.loop_var);
@@ -530,7 +579,7 @@ class SsaRewriter : public ir::Mutator<SsaRewriter> {
     std::vector<ir::Expr> inits;
     for (const auto& ia : x.iter_args) inits.push_back(mutate_expr(std::get<ir::IterArg>(ia->v).init));
     std::vector<Carry> carries = enter_carries(facts, x.iter_args, s->span);
-    std::vector<Key> escaping = escaping_candidates(facts, x.iter_args);
+    std::vector<Key> escaping = escaping_candidates(facts, x.iter_args, carries, s->span);
 
     auto m = bindings_.mark();
     for (std::size_t i = 0; i < x.iter_args.size(); ++i) next.iter_args[i] = define_iter_arg(x.iter_args[i], inits[i]);

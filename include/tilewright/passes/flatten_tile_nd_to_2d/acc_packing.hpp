@@ -571,10 +571,6 @@ class ChainJudge {
                          "side by side in one tile");
     if (pack.row_windows && t->memref)
       return std::string("the accumulator has an explicitly bound MemRef whose physical layout cannot be repacked");
-    if (t->memory && *t->memory != ir::MemorySpace::Acc)
-      return "the accumulator is annotated to live in " + std::string(ir::name_of(*t->memory)) +
-             " memory, but only the matrix unit writes Acc (L0C)";
-
     const ir::Expr* def = graph_.definition(m);
     if (!def) {
       if (!graph_.implicit(m)) return std::string("the accumulator has no definition this pass can rewrite");
@@ -585,11 +581,17 @@ class ChainJudge {
       v.force_reject = v.geometry_irrelevant = true;
       v.workaround =
           "Workaround: an accumulator has to come from a matmul, or from an allocation (pl.tile.create) the "
-          "compiler is free to place in Acc memory. The batch plays no part in this: a single-page accumulator "
-          "made this way fails the same way.";
+          "compiler is free to place in Acc memory. The batch plays no part in this: the same accumulator "
+          "fails the same way at batch 1.";
       return "the accumulator is produced by " + op_text(def) +
              ", which cannot write Acc (L0C) at all -- only the matrix unit writes that memory";
     }
+
+    // After the definition: a producer that cannot write Acc at all is the real cause, whatever
+    // space its result is annotated with (a DSL load defaults to Vec).
+    if (t->memory && *t->memory != ir::MemorySpace::Acc)
+      return "the accumulator is annotated to live in " + std::string(ir::name_of(*t->memory)) +
+             " memory, but only the matrix unit writes Acc (L0C)";
 
     const auto* uses = graph_.uses(m);
     if (!uses) return std::nullopt;

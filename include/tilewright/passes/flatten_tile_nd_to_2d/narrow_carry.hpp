@@ -66,10 +66,13 @@ class CarrySettler : public ir::Mutator<CarrySettler> {
  public:
   explicit CarrySettler(const ops::Registry& registry) : registry_(&registry) {}
 
-  ir::Stmt run(const ir::Stmt& body) {
+  // `narrowing_only`: a body the rewrite left alone has every name on its value's type
+  // already, so it is rebuilt only when a carry narrows (FL-66).
+  ir::Stmt run(const ir::Stmt& body, bool narrowing_only = false) {
     index(body);
     count_reads(body);
     decide(body);
+    if (narrowing_only && decisions_.empty()) return body;
     return mutate_stmt(body);
   }
 
@@ -397,8 +400,8 @@ class CarrySettler : public ir::Mutator<CarrySettler> {
 
 // FL-43…FL-45 and FL-66 on a rewritten function body; the same body when every name
 // already has its value's type and no carry narrows.
-inline ir::Stmt settle_carries(const ir::Stmt& body, const ops::Registry& registry) {
-  return CarrySettler(registry).run(body);
+inline ir::Stmt settle_carries(const ir::Stmt& body, const ops::Registry& registry, bool narrowing_only = false) {
+  return CarrySettler(registry).run(body, narrowing_only);
 }
 
 }  // namespace tilewright::passes::flatten

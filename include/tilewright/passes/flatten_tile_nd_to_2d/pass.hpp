@@ -34,8 +34,10 @@ ir::Function flatten_function(const ir::Function& f, pass::PassContext& ctx, con
   ir::Stmt body = walker.run(f->body);
   walker.report(ctx.stats, pass_name);
   ctx.stats.add(pass_name, "loads retyped by the type mapping alone", context.retyped_loads());
+  // FL-66 runs whether or not anything was flattened: a 2D accumulator carry narrowed by its
+  // yield needs the same repair (upstream runs it on every InCore function).
+  body = settle_carries(body, ctx.registry(), /*narrowing_only=*/body == f->body);
   if (body == f->body) return f;
-  body = settle_carries(body, ctx.registry());
   body = split_store_results(*f, body, op_ids().store);
   ir::FunctionNode copy = *f;
   copy.body = std::move(body);
