@@ -25,7 +25,7 @@ class TypeInterner {
     std::size_t h = StructuralHash(exact)(t);
     auto [first, last] = table_.equal_range(h);
     for (auto it = first; it != last; ++it)
-      if (it->second == t || StructuralEqual(exact)(it->second, t)) return it->second;
+      if (it->second == t || equal_(it->second, t)) return it->second;
     table_.emplace(h, t);
     return t;
   }
@@ -35,6 +35,10 @@ class TypeInterner {
  private:
   static constexpr EqualityOptions exact{VarMatch::by_identity, Buffers::compared, ConstantDtypes::exact};
   std::unordered_multimap<std::size_t, Type> table_;
+  // One comparator for every lookup: a fresh one allocates its path anew at each comparison,
+  // and a kernel interns a type per line. Comparing by identity keeps no state between calls
+  // but the path, which every comparison leaves empty.
+  StructuralEqual equal_{exact};
 };
 
 }  // namespace tilewright::ir
