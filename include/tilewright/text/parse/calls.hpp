@@ -49,7 +49,7 @@ inline CallArgs Parser::parse_call_args(std::string_view callee) {
   CallArgs a;
   if (!at(TokenKind::lparen)) fail_expected("'('", "to open the arguments of " + std::string(callee));
   advance();
-  if (!at(TokenKind::rparen)) a.pos.reserve(4);  // a call's arguments, without regrowing
+  const std::size_t mark = pending_.size();
   while (!at(TokenKind::rparen)) {
     if (at(TokenKind::star) || at(TokenKind::double_star))
       fail(cur().span, "argument unpacking with '*' or '**' is not supported");
@@ -66,10 +66,11 @@ inline CallArgs Parser::parse_call_args(std::string_view callee) {
     } else {
       if (!a.kw.empty())
         fail(cur().span, "positional argument follows keyword argument in " + std::string(callee));
-      a.pos.push_back(parse_expr());
+      pending_.push_back(parse_expr());
     }
     if (!accept(TokenKind::comma)) break;
   }
+  a.pos = take_pending(mark);
   a.close = cur().span;
   expect(TokenKind::rparen, "to close the arguments of " + std::string(callee));
   std::uint32_t deepest = 0;

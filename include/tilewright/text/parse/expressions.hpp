@@ -287,8 +287,11 @@ inline PVal Parser::parse_unary() {
 // first and folded from the right, so a long chain does not recurse. An exponent that starts
 // with a unary operator (`a ** -b ** c`) takes the rest of the chain, as in Python.
 inline PVal Parser::parse_power() {
+  // Nearly every operand has no `**`: it must not pay for the chain's vector.
+  PVal first = parse_primary();
+  if (!at(TokenKind::double_star)) return first;
   std::vector<PVal> chain;
-  chain.push_back(parse_primary());
+  chain.push_back(std::move(first));
   while (at(TokenKind::double_star)) {
     advance();
     if (at(TokenKind::minus) || at(TokenKind::plus) || at(TokenKind::tilde)) {
@@ -373,13 +376,14 @@ inline PVal Parser::parse_atom() {
       v.kind = PVal::Kind::list;
       v.paren_tuple = true;
       v.span = s;
-      v.items.reserve(4);
-      v.items.push_back(std::move(first));
+      const std::size_t mark = pending_.size();
+      pending_.push_back(std::move(first));
       while (accept(TokenKind::comma)) {
         if (at(TokenKind::rparen)) break;
-        v.items.push_back(parse_expr());
+        pending_.push_back(parse_expr());
       }
       expect(TokenKind::rparen, "to close the tuple");
+      v.items = take_pending(mark);
       return with_items_depth(std::move(v));
     }
     case TokenKind::lbracket: {
@@ -387,12 +391,13 @@ inline PVal Parser::parse_atom() {
       PVal v;
       v.kind = PVal::Kind::list;
       v.span = s;
-      if (!at(TokenKind::rbracket)) v.items.reserve(4);  // offsets and shapes: rank ≤ 4, one allocation
+      const std::size_t mark = pending_.size();
       while (!at(TokenKind::rbracket)) {
-        v.items.push_back(parse_expr());
+        pending_.push_back(parse_expr());
         if (!accept(TokenKind::comma)) break;
       }
       expect(TokenKind::rbracket, "to close the list");
+      v.items = take_pending(mark);
       return with_items_depth(std::move(v));
     }
     case TokenKind::lbrace: {

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <iterator>
 #include <limits>
 #include <optional>
 #include <string>
@@ -243,6 +244,16 @@ class Parser : TokenCursor {
   std::unordered_map<std::string_view, RememberedAnnotation> annotations_;
   bool type_ctx_ = false;
   std::unordered_map<std::string, Expr> dyn_;
+  // The items of the lists and argument lists being read, innermost last. Each list moves
+  // its items out into a vector of their exact number once it is closed: a PVal is large,
+  // and a guessed capacity cost more than the items of a typical `[0, 0]`.
+  std::vector<PVal> pending_;
+  std::vector<PVal> take_pending(std::size_t mark) {
+    std::vector<PVal> out(std::make_move_iterator(pending_.begin() + static_cast<std::ptrdiff_t>(mark)),
+                          std::make_move_iterator(pending_.end()));
+    pending_.erase(pending_.begin() + static_cast<std::ptrdiff_t>(mark), pending_.end());
+    return out;
+  }
   std::uint32_t call_arg_depth_ = 0;  // expression depth of the last argument list read
   std::unordered_map<std::string, Expr> consts_;  // module constants: their folded literal values
   std::vector<FnState> fns_;
