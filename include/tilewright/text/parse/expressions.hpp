@@ -59,14 +59,8 @@ inline Expr Parser::value_expr(const PVal& v, std::string_view what) {
     case PVal::Kind::list: {
       std::vector<Expr> els;
       els.reserve(v.items.size());
-      std::vector<Type> types;
-      types.reserve(v.items.size());
-      for (const auto& it : v.items) {
-        els.push_back(value_expr(it, "a list element"));
-        types.push_back(els.back()->type);
-      }
-      // The type of `[0, 0]` repeats on every line as well.
-      Type type = types_(ir::make_type(ir::TupleType{std::move(types)}));
+      for (const auto& it : v.items) els.push_back(value_expr(it, "a list element"));
+      Type type = tuple_type_of(els);
       return ir::make_expr(ir::MakeTuple{std::move(els)}, std::move(type), v.span);
     }
     case PVal::Kind::path: {
@@ -80,6 +74,29 @@ inline Expr Parser::value_expr(const PVal& v, std::string_view what) {
       break;
   }
   fail(v.span, "expected " + std::string(what) + ", found " + describe_val(v));
+}
+
+// The type of `[0, 0]` repeats on every line: a short list whose element types are nodes met
+// before takes the interned type found for them then, without building a TupleType to intern.
+inline Type Parser::tuple_type_of(const std::vector<Expr>& els) {
+  const bool short_list = els.size() <= TupleTypeKey::kMax;
+  TupleTypeKey key;
+  if (short_list) {
+    key.count = els.size();
+    for (std::size_t i = 0; i < els.size(); ++i) key.elements[i] = els[i]->type.get();
+    if (auto it = tuple_types_.find(key); it != tuple_types_.end()) return it->second.type;
+  }
+  std::vector<Type> types;
+  types.reserve(els.size());
+  for (const auto& e : els) types.push_back(e->type);
+  Type type = types_(ir::make_type(ir::TupleType{std::move(types)}));
+  if (short_list) {
+    RememberedTupleType entry;
+    for (std::size_t i = 0; i < els.size(); ++i) entry.elements[i] = els[i]->type;
+    entry.type = type;
+    tuple_types_.emplace(key, std::move(entry));
+  }
+  return type;
 }
 
 // A list, tuple or dict: one level above its deepest item.

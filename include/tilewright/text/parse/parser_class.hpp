@@ -6,6 +6,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <iterator>
 #include <limits>
@@ -91,6 +92,7 @@ class Parser : TokenCursor {
   Expr make_binary(ir::BinaryOp op, std::string_view spelling, const PVal& l, const PVal& r,
                    const Span& span);
   Expr value_expr(const PVal& v, std::string_view what);
+  Type tuple_type_of(const std::vector<Expr>& els);
   PVal nested(Expr e, Span s, std::uint32_t below) const;
   PVal with_items_depth(PVal v) const;
   PVal binary_val(ir::BinaryOp op, std::string_view spelling, const PVal& l, const PVal& r, const Span& span);
@@ -242,6 +244,26 @@ class Parser : TokenCursor {
   };
   std::array<Expr, 4> binding_of(std::string_view name) const;
   std::unordered_map<std::string_view, RememberedAnnotation> annotations_;
+  // The tuple types of short lists by their element type nodes (tuple_type_of). An entry
+  // keeps those nodes alive: a key's address must not come to name another type.
+  struct TupleTypeKey {
+    static constexpr std::size_t kMax = 4;
+    std::array<const ir::TypeNode*, kMax> elements{};
+    std::size_t count = 0;
+    friend bool operator==(const TupleTypeKey&, const TupleTypeKey&) = default;
+  };
+  struct TupleTypeKeyHash {
+    std::size_t operator()(const TupleTypeKey& k) const noexcept {
+      std::size_t h = k.count;
+      for (const ir::TypeNode* e : k.elements) h = h * 1000003u ^ std::hash<const ir::TypeNode*>{}(e);
+      return h;
+    }
+  };
+  struct RememberedTupleType {
+    std::array<Type, TupleTypeKey::kMax> elements;
+    Type type;
+  };
+  std::unordered_map<TupleTypeKey, RememberedTupleType, TupleTypeKeyHash> tuple_types_;
   bool type_ctx_ = false;
   std::unordered_map<std::string, Expr> dyn_;
   // The items of the lists and argument lists being read, innermost last. Each list moves
