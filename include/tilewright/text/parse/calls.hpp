@@ -6,11 +6,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <exception>
-#include <map>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
+
+#include <boost/container/small_vector.hpp>
 
 #include "tilewright/ops/create.hpp"
 #include "tilewright/text/parse/parser_class.hpp"
@@ -72,7 +73,10 @@ inline CallArgs Parser::parse_call_args(std::string_view callee) {
   }
   a.pos = take_pending(mark);
   a.close = cur().span;
-  expect(TokenKind::rparen, "to close the arguments of " + std::string(callee));
+  // Not expect(): its context would be spelled for every call, not only a failing one.
+  if (!at(TokenKind::rparen))
+    fail_expected(token_kind_name(TokenKind::rparen), "to close the arguments of " + std::string(callee));
+  advance();
   std::uint32_t deepest = 0;
   for (const auto& p : a.pos) deepest = std::max(deepest, p.depth);
   for (const auto& [k, v] : a.kw) deepest = std::max(deepest, v.depth);
@@ -293,11 +297,19 @@ inline Expr Parser::build_op(const std::string& name, CallArgs a, const Span& s)
   // positionally and fills defaults), else by its argument list; keywords may name
   // arguments as well as kwargs (the special forms of §4.5: `value=`, `shape=`, ...).
   const auto& sig = info->dsl;
-  std::map<std::size_t, const PVal*> by_index;
+  // What each argument of the op is given by, indexed by argument (null: not given); a
+  // std::map cost a node per argument of every call.
+  boost::container::small_vector<const PVal*, 8> by_index;
+  auto given_at = [&](std::size_t arg) -> const PVal*& {
+    if (arg >= by_index.size()) by_index.resize(arg + 1, nullptr);
+    return by_index[arg];
+  };
   std::vector<std::pair<std::string, const PVal*>> given_kwargs;
   auto place = [&](std::size_t arg, const PVal& v, const std::string& pname, const Span& at) {
-    if (!by_index.emplace(arg, &v).second)
+    const PVal*& slot = given_at(arg);
+    if (slot)
       fail(at, "argument '" + pname + "' of " + name + " is given both by position and by keyword");
+    slot = &v;
   };
   auto place_kwarg = [&](const std::string& key, const PVal& v, const Span& at) {
     for (const auto& [k, _] : given_kwargs)
@@ -306,7 +318,7 @@ inline Expr Parser::build_op(const std::string& name, CallArgs a, const Span& s)
   };
   for (std::size_t i = 0; i < a.pos.size(); ++i) {
     if (sig.empty()) {
-      by_index.emplace(i, &a.pos[i]);
+      given_at(i) = &a.pos[i];
       continue;
     }
     if (i >= sig.size())
@@ -340,9 +352,9 @@ inline Expr Parser::build_op(const std::string& name, CallArgs a, const Span& s)
   }
   // The DSL's defaults for what the text leaves out.
   for (const auto& p : sig) {
-    if (p.arg >= 0 && p.default_from >= 0 && !by_index.count(static_cast<std::size_t>(p.arg)))
-      if (auto from = by_index.find(static_cast<std::size_t>(p.default_from)); from != by_index.end())
-        by_index.emplace(static_cast<std::size_t>(p.arg), from->second);
+    if (p.arg >= 0 && p.default_from >= 0 && !given_at(static_cast<std::size_t>(p.arg)))
+      if (const PVal* from = given_at(static_cast<std::size_t>(p.default_from)))
+        given_at(static_cast<std::size_t>(p.arg)) = from;
   }
   // `kw=None` passes None to the DSL, which leaves the kwarg out: no value, and no default.
   for (const auto& [k, v] : given_kwargs)
@@ -352,8 +364,11 @@ inline Expr Parser::build_op(const std::string& name, CallArgs a, const Span& s)
     if (p.arg < 0 && p.default_value && !given) kwargs.emplace_back(p.name, *p.default_value);
   }
   std::vector<Expr> args;
-  args.reserve(by_index.size());
-  for (const auto& [idx, v] : by_index) {
+  args.reserve(static_cast<std::size_t>(
+      std::count_if(by_index.begin(), by_index.end(), [](const PVal* v) { return v != nullptr; })));
+  for (std::size_t idx = 0; idx < by_index.size(); ++idx) {
+    const PVal* v = by_index[idx];
+    if (!v) continue;
     if (idx != args.size()) {
       std::size_t missing = args.size();
       std::string what = missing < info->arg_names.size() ? "'" + info->arg_names[missing] + "'"
@@ -361,7 +376,13 @@ inline Expr Parser::build_op(const std::string& name, CallArgs a, const Span& s)
       fail(v->span, name + " is given a later argument, but its argument " + what + " is missing");
     }
     // The common case first: the message context is only built for a value to convert.
-    args.push_back(v->kind == PVal::Kind::expr ? v->e : value_expr(*v, "an argument of " + name));
+    // A list or None always converts, and names nothing in a message.
+    if (v->kind == PVal::Kind::expr)
+      args.push_back(v->e);
+    else if (v->kind == PVal::Kind::list || v->kind == PVal::Kind::none)
+      args.push_back(value_expr(*v, {}));
+    else
+      args.push_back(value_expr(*v, "an argument of " + name));
   }
   auto rethrow = [&](const ir::Error& e) {
     const ir::Diagnostic& d = e.diagnostic();
