@@ -545,6 +545,10 @@ inline Interpreter::Flow Interpreter::exec_for(const ir::For& f, const ir::Span&
     if (fl == Flow::break_) break;
   }
   for (std::size_t k = 0; k < f.return_vars.size() && k < carried.size(); ++k) bind(f.return_vars[k], carried[k]);
+  // An iter_arg read after its loop (out of scope in SSA form) reads as its return var, as
+  // ConvertToSSA and upstream's DSL read a loop target after the loop; a while loop's
+  // iter_args already hold the last carried values when its condition fails.
+  for (std::size_t k = 0; k < carried.size(); ++k) bind(f.iter_args[k], carried[k]);
   return Flow::normal;
 }
 

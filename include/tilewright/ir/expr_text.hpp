@@ -1,6 +1,7 @@
 #pragma once
 // The text of expressions and dims in diagnostics ("[16, N * 2]"), shared by the deducers, the
 // parser and the passes, so that a message spells a dim the same way wherever it comes from.
+#include <charconv>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -12,7 +13,14 @@ namespace tilewright::ir {
 inline std::string expr_text(const Expr& e) {
   if (!e) return "?";
   if (auto c = const_int(e)) return std::to_string(*c);
-  if (auto* f = as<ConstFloat>(e)) return std::to_string(f->value);
+  if (auto* f = as<ConstFloat>(e)) {
+    // The shortest text that reads back as the value, as Python writes a float (`0.0`, `1e-06`).
+    char buf[32];
+    auto [end, ec] = std::to_chars(buf, buf + sizeof buf, f->value);
+    std::string out(buf, ec == std::errc() ? end : buf);
+    if (out.find_first_of(".eEn") == std::string::npos) out += ".0";  // not inf/nan, no point yet
+    return out;
+  }
   if (auto* b = as<ConstBool>(e)) return b->value ? "True" : "False";
   if (is_var_like(e) || as<MemRef>(e)) {
     auto n = name_hint(e);

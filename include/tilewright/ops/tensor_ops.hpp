@@ -38,6 +38,17 @@ inline bool strides_canonical(const std::vector<Expr>& stride, const std::vector
   return true;
 }
 
+// The `shape` operand of an op that makes a tensor: integer scalars (a type's dims are).
+inline std::vector<Expr> tensor_shape_arg(const DeduceInput& in, std::size_t i) {
+  auto shape = tuple_values(in, i);
+  for (const auto& d : shape) {
+    auto* s = ir::as<ir::ScalarType>(d->type);
+    if (!s || !ir::is_integer(s->dtype))
+      fail(in, "shape entries must be integer scalars, but " + expr_text(d) + " is not");
+  }
+  return shape;
+}
+
 inline Type tensor_view(const DeduceInput& in) {
   const TensorType& src = tensor_arg(in, 0);
   auto layout_kw = kw<ir::TensorLayout>(in, "layout");
@@ -58,7 +69,7 @@ inline Type tensor_view(const DeduceInput& in) {
   v.pad = src.view ? src.view->pad : ir::PadValue::null;
   std::vector<Expr> shape;
   if (has_arg(in, 1)) {
-    shape = tuple_values(in, 1);
+    shape = tensor_shape_arg(in, 1);
     for (const auto& d : shape)
       if (auto c = ir::const_int(d); c && *c <= 0) fail(in, "shape " + dims_text(shape) + " must be positive");
     auto a = static_product(src.shape), b = static_product(shape);
@@ -99,11 +110,7 @@ inline Type tensor_view(const DeduceInput& in) {
 }
 
 inline Type tensor_create(const DeduceInput& in) {
-  auto shape = tuple_values(in, 0);
-  for (const auto& d : shape) {
-    auto* s = ir::as<ir::ScalarType>(d->type);
-    if (!s || !ir::is_integer(s->dtype)) fail(in, "shape entries must be integer scalars, got " + dims_text(shape));
-  }
+  auto shape = tensor_shape_arg(in, 0);
   DataType dt = required_dtype(in, "dtype");
   auto layout = kw<ir::TensorLayout>(in, "layout").value_or(ir::TensorLayout::ND);
   std::optional<ir::TensorView> view;
@@ -113,7 +120,7 @@ inline Type tensor_create(const DeduceInput& in) {
 
 inline Type tensor_reshape(const DeduceInput& in) {
   const TensorType& src = tensor_arg(in, 0);
-  auto shape = tuple_values(in, 1);
+  auto shape = tensor_shape_arg(in, 1);
   auto a = static_product(src.shape), b = static_product(shape);
   if (a && b && *a != *b)
     fail(in, "cannot reshape " + dims_text(src.shape) + " (" + std::to_string(*a) + " elements) to " +
@@ -124,7 +131,7 @@ inline Type tensor_reshape(const DeduceInput& in) {
 }
 
 inline Type tensor_full(const DeduceInput& in) {
-  auto shape = tuple_values(in, 0);
+  auto shape = tensor_shape_arg(in, 0);
   return ir::make_tensor_type(shape, required_dtype(in, "dtype"));
 }
 

@@ -370,10 +370,11 @@ class SsaRewriter : public ir::Mutator<SsaRewriter> {
       if (!spelled.count(v) && bindings_.find(v)) carried.push_back(v);
     // A Var escaping this loop that an enclosing loop already carries has a value on entry:
     // it is carried here too, or the enclosing loop would yield its entry value.
-    for (Key v : facts.escaping)
-      if (!spelled.count(v) && bindings_.find(v) &&
-          std::find(facts.candidates.begin(), facts.candidates.end(), v) == facts.candidates.end())
-        carried.push_back(v);
+    if (!facts.escaping.empty()) {
+      std::unordered_set<Key> taken(carried.begin(), carried.end());
+      for (Key v : facts.escaping)
+        if (!spelled.count(v) && bindings_.find(v) && taken.insert(v).second) carried.push_back(v);
+    }
     sort_by_name(carried);
     std::vector<Carry> carries;
     for (Key v : carried) {
@@ -394,7 +395,7 @@ class SsaRewriter : public ir::Mutator<SsaRewriter> {
     for (const auto& v : own) spelled.insert(v.get());
     std::vector<Key> out;
     for (Key v : facts.escaping)
-      if (!spelled.count(v) && !bindings_.find(v)) out.push_back(v);
+      if (!bindings_.find(v) && spelled.insert(v).second) out.push_back(v);  // once each
     sort_by_name(out);
     std::vector<Key> later;
     for (Key v : out) {
@@ -473,8 +474,11 @@ class SsaRewriter : public ir::Mutator<SsaRewriter> {
   void define_return_vars(const std::vector<ir::Expr>& iter_args, std::vector<ir::Expr>& return_vars,
                           const std::vector<std::pair<Key, std::size_t>>& aliases) {
     for (auto& rv : return_vars) rv = define(rv);
+    // Only a return var of the iter_arg's type can stand for it: one the input annotated
+    // otherwise would change the type of what reads the name (those reads are refused).
     for (std::size_t i = 0; i < iter_args.size() && i < return_vars.size(); ++i)
-      bindings_.bind(iter_args[i].get(), return_vars[i]);
+      if (ir::same_type(iter_args[i]->type, return_vars[i]->type, ir::Buffers::ignored))
+        bindings_.bind(iter_args[i].get(), return_vars[i]);
     for (auto [v, k] : aliases)
       if (k < return_vars.size()) bindings_.bind(v, return_vars[k]);
   }

@@ -319,7 +319,12 @@ class CarrySettler : public ir::Mutator<CarrySettler> {
     if (!now || now->shape.size() != 2) return value;
     ir::Expr deduced = call(c.callee.op, c.args, c.kwargs, value->span, &c, value->type);
     auto* d = ir::tile_type(deduced);
-    return d && ir::loosely_equal(d->shape, now->shape) ? deduced : value;
+    if (!d || !ir::loosely_equal(d->shape, now->shape)) return value;
+    // A space only the annotation names (an allocation left unplaced) is what the text reads
+    // back with, as stated_storage keeps it for the Var.
+    if (!d->memory && now->memory)
+      return ir::make_expr(deduced->v, stated_storage(deduced->type, value->type), deduced->span);
+    return deduced;
   }
 
   // A call whose tile type names no memory space, with the one its op puts its result in (its
