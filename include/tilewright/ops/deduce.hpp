@@ -366,4 +366,31 @@ inline Type tile(std::vector<Expr> shape, DataType dtype, std::optional<TileView
 
 inline std::string dtype_text(DataType d) { return std::string(ir::name_of(d)); }
 
+// ---- element access and reductions, shared by the tile and tensor forms ------------------
+
+// Operand 1 of a read/write of one element: an integer index per axis of a rank-`rank` `what`.
+inline void check_element_indices(const DeduceInput& in, std::size_t rank, std::string_view what) {
+  auto indices = tuple_values(in, 1);
+  if (indices.size() != rank)
+    fail(in, "expects " + std::to_string(rank) + " indices for a rank-" + std::to_string(rank) + " " +
+                 std::string(what) + ", got " + std::to_string(indices.size()));
+  for (const auto& i : indices) {
+    auto* s = ir::as<ir::ScalarType>(i->type);
+    if (!s || !ir::is_integer(s->dtype)) fail(in, "indices must be integer scalars, got " + expr_text(i));
+  }
+}
+
+// Operand 2 of a write of one element: a scalar of the destination's dtype.
+inline void check_written_value(const DeduceInput& in, DataType dtype, std::string_view what) {
+  DataType v = scalar_arg(in, 2);
+  if (v != dtype)
+    fail(in, "value dtype " + dtype_text(v) + " must equal the " + std::string(what) + " dtype " + dtype_text(dtype) +
+                 "; cast the value first");
+}
+
+inline void reject_empty_valid(const DeduceInput& in, const std::vector<Expr>& valid) {
+  for (const auto& d : valid)
+    if (is_const(d, 0)) fail(in, "input valid shape " + dims_text(valid) + " is empty on some axis");
+}
+
 }  // namespace tilewright::ops::deduce

@@ -1,6 +1,8 @@
 #pragma once
 // tensor.* ops the kernels and the passes use: view, create, reshape, full, the
 // element-wise arithmetic the orchestration level writes, and the split-reshape pair.
+#include <algorithm>
+#include <functional>
 #include <optional>
 
 #include "tilewright/math/strides.hpp"
@@ -200,8 +202,7 @@ inline Type tensor_reduce(const DeduceInput& in, int default_axis, bool arg_inde
     fail(in, "axis " + std::to_string(kw<std::int64_t>(in, "axis").value_or(default_axis)) +
                  " is out of range for " + dims_text(src.shape));
   const auto& sv = ir::valid_shape(src);
-  for (const auto& d : sv)
-    if (is_const(d, 0)) fail(in, "input valid shape " + dims_text(sv) + " is empty on some axis");
+  reject_empty_valid(in, sv);
   const bool keep = kw<bool>(in, "keep_dim").value_or(true);
   std::vector<Expr> shape, valid;
   for (std::int64_t k = 0; k < rank; ++k) {
@@ -221,29 +222,16 @@ inline Type tensor_reduce(const DeduceInput& in, int default_axis, bool arg_inde
   return ir::make_tensor_type(shape, dt, view);
 }
 
-inline void check_tensor_indices(const DeduceInput& in, const TensorType& t) {
-  auto indices = tuple_values(in, 1);
-  if (indices.size() != t.shape.size())
-    fail(in, "expects " + std::to_string(t.shape.size()) + " indices for a rank-" + std::to_string(t.shape.size()) +
-                 " tensor, got " + std::to_string(indices.size()));
-  for (const auto& i : indices) {
-    auto* s = ir::as<ir::ScalarType>(i->type);
-    if (!s || !ir::is_integer(s->dtype)) fail(in, "indices must be integer scalars, got " + expr_text(i));
-  }
-}
-
 inline Type tensor_read(const DeduceInput& in) {
   const TensorType& t = tensor_arg(in, 0);
-  check_tensor_indices(in, t);
+  check_element_indices(in, t.shape.size(), "tensor");
   return ir::scalar_type(t.dtype);
 }
 
 inline Type tensor_write(const DeduceInput& in) {
   const TensorType& t = tensor_arg(in, 0);
-  check_tensor_indices(in, t);
-  DataType v = scalar_arg(in, 2);
-  if (v != t.dtype)
-    fail(in, "value dtype " + dtype_text(v) + " must equal the tensor dtype " + dtype_text(t.dtype) + "; cast the value first");
+  check_element_indices(in, t.shape.size(), "tensor");
+  check_written_value(in, t.dtype, "tensor");
   return arg(in, 0)->type;
 }
 

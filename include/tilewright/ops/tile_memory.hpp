@@ -200,24 +200,14 @@ inline Type move(const DeduceInput& in) {
 
 inline Type read(const DeduceInput& in) {
   const TileType& t = tile_arg(in, 0);
-  auto indices = tuple_values(in, 1);
-  if (indices.size() != t.shape.size())
-    fail(in, "expects " + std::to_string(t.shape.size()) + " indices for a rank-" +
-                 std::to_string(t.shape.size()) + " tile, got " + std::to_string(indices.size()));
-  for (const auto& i : indices) {
-    auto* s = ir::as<ir::ScalarType>(i->type);
-    if (!s || !ir::is_integer(s->dtype)) fail(in, "indices must be integer scalars, got " + expr_text(i));
-  }
+  check_element_indices(in, t.shape.size(), "tile");
   return ir::scalar_type(t.dtype);
 }
 
 inline Type write(const DeduceInput& in) {
-  read(in);
   const TileType& t = tile_arg(in, 0);
-  DataType v = scalar_arg(in, 2);
-  if (v != t.dtype)
-    fail(in, "value dtype " + dtype_text(v) + " must equal the tile dtype " + dtype_text(t.dtype) +
-                 "; cast the value first");
+  check_element_indices(in, t.shape.size(), "tile");
+  check_written_value(in, t.dtype, "tile");
   return arg(in, 0)->type;
 }
 

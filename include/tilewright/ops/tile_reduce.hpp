@@ -9,11 +9,6 @@ namespace tilewright::ops {
 
 namespace deduce {
 
-inline void reject_empty_valid(const DeduceInput& in, const TileType& t) {
-  for (const auto& d : ir::valid_shape(t))
-    if (is_const(d, 0)) fail(in, "input valid shape " + dims_text(ir::valid_shape(t)) + " is empty on some axis");
-}
-
 // Row reductions reduce the last axis to 1 and store the column vector column-major.
 inline Type row_reduce(const DeduceInput& in, bool argmax) {
   const TileType& t = tile_arg(in, 0);
@@ -26,7 +21,7 @@ inline Type row_reduce(const DeduceInput& in, bool argmax) {
       fail(in, "tmp_tile shape " + dims_text(tmp.shape) + (argmax ? " must equal " : " must not be smaller than ") +
                    "the input shape " + dims_text(t.shape));
   }
-  reject_empty_valid(in, t);
+  reject_empty_valid(in, ir::valid_shape(t));
   auto shape = t.shape;
   auto valid = ir::valid_shape(t);
   shape.back() = idx(1);
@@ -50,7 +45,7 @@ inline Type col_reduce(const DeduceInput& in, bool argmax) {
   const TileType& t = tile_arg(in, 0);
   if (t.shape.empty()) fail(in, "needs a tile of rank >= 1");
   if (has_arg(in, 1)) tile_arg(in, 1);
-  reject_empty_valid(in, t);
+  reject_empty_valid(in, ir::valid_shape(t));
   auto shape = t.shape;
   auto valid = ir::valid_shape(t);
   shape.front() = idx(1);

@@ -422,3 +422,44 @@ TEST_CASE("deduce tensor.view / create / reshape / arithmetic") {
   CHECK(call("system.task_dummy", {}, {{"deps", std::vector<ir::Expr>{}}})->type == ir::scalar_type(DataType::TASK_ID));
   CHECK(ir::as<ir::ArrayType>(call("array.create", {I(4)}, {{"dtype", DataType::INT32}})->type)->extent == 4);
 }
+
+// Issue 35: the tensor forms upstream's ConvertToSSA tests read (tensor.slice, tensor.read,
+// tensor.row_sum), deduced like their tile forms.
+TEST_CASE("deduce tensor.slice / read / write / row and column reductions") {
+  auto x = tensor("x", {16, 32}, DataType::FP32);
+  auto TT = [](const ir::Expr& e) -> const ir::TensorType& {
+    auto* t = ir::tensor_type(e);
+    REQUIRE(t != nullptr);
+    return *t;
+  };
+  // The window's shape and dtype; a view only for a partial valid region or a pad.
+  auto w = call("tensor.slice", {x, tup({8, 32}), tup({8, 0})});
+  CHECK(ints(TT(w).shape) == V{8, 32});
+  CHECK_FALSE(TT(w).view);
+  auto n = sym("n");
+  auto part = call("tensor.slice", {x, tup({8, 32}), tup({0, 0}), tup({n, I(32)})},
+                   {{"pad_value", ir::PadValue::zero}});
+  REQUIRE(TT(part).view);
+  CHECK(TT(part).view->valid_shape[0] == n);
+  CHECK(TT(part).view->pad == ir::PadValue::zero);
+  auto dropped = call("tensor.slice", {x, tup({1, 32}), tup({3, 0}), tup({}), tup({0})});
+  CHECK(ints(TT(dropped).shape) == V{32});
+  CHECK(error_of([&] { call("tensor.slice", {x, tup({8, 32}), tup({12, 0})}); })
+            .find("reads past the source shape [16, 32] in dim 0") != std::string::npos);
+  CHECK(error_of([&] { call("tensor.slice", {x, tup({8, 32}), tup({0, 0}), tup({}), tup({1})}); })
+            .find("drop_dims may name only axes of extent 1") != std::string::npos);
+
+  CHECK(call("tensor.read", {x, tup({0, 1})})->type == ir::scalar_type(DataType::FP32));
+  CHECK(error_of([&] { call("tensor.read", {x, tup({0})}); }) ==
+        "tensor.read: expects 2 indices for a rank-2 tensor, got 1");
+  CHECK(call("tensor.write", {x, tup({0, 1}), ir::make_float(1.0)})->type == x->type);
+  CHECK(error_of([&] { call("tensor.write", {x, tup({0, 1}), ir::make_float(1.0, DataType::FP16)}); })
+            .find("value dtype FP16 must equal the tensor dtype FP32") != std::string::npos);
+
+  CHECK(ints(TT(call("tensor.row_sum", {x})).shape) == V{16, 1});
+  CHECK(ints(TT(call("tensor.col_max", {x})).shape) == V{1, 32});
+  CHECK(TT(call("tensor.row_argmax", {x})).dtype == DataType::INT32);
+  CHECK(ints(TT(call("tensor.row_sum", {x}, {{"axis", std::int64_t{0}}, {"keep_dim", false}})).shape) == V{32});
+  CHECK(error_of([&] { call("tensor.row_sum", {x}, {{"axis", std::int64_t{2}}}); })
+            .find("axis 2 is out of range for [16, 32]") != std::string::npos);
+}
