@@ -24,6 +24,7 @@
 #include "tilewright/passes/fold_no_op_reshape/pass.hpp"
 #include "tilewright/passes/materialize_tensor_strides/pass.hpp"
 #include "tilewright/passes/registry.hpp"
+#include "tilewright/passes/with_rules.hpp"
 #include "tilewright/rewrite/rewrite.hpp"
 #include "tilewright/text/parser.hpp"
 #include "tilewright/text/printer.hpp"

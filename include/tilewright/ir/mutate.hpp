@@ -196,6 +196,9 @@ class Mutator {
     remap_[from.get()] = std::move(to);
     ++generation_;  // what was found unchanged may read `from`
   }
+  // Whether any Var has been substituted so far (by the walk re-minting a definition, by a
+  // rule's rebind, or by the caller): until then every expression maps to itself.
+  [[nodiscard]] bool has_substitutions() const noexcept { return !remap_.empty(); }
   [[nodiscard]] Expr substituted(const Expr& e) const {
     auto it = remap_.find(e.get());
     return it == remap_.end() ? nullptr : it->second;

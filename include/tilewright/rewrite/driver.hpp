@@ -107,6 +107,15 @@ constexpr bool any_needs_uses(std::index_sequence<I...>) {
           rule_needs_uses<std::remove_cvref_t<decltype(boost::hana::at_c<I>(std::declval<Rules>()))>>());
 }
 
+// Whether any rule of the set is rooted at expressions: a walk that skips rebuilding a
+// statement's expressions would never offer them to such a rule.
+template <class Rules, class Ctx, std::size_t... I>
+constexpr bool any_expression_rule(std::index_sequence<I...>) {
+  return (false || ... ||
+          (family_of<std::remove_cvref_t<decltype(boost::hana::at_c<I>(std::declval<Rules>()))>, Ctx>() ==
+           root_family::expr));
+}
+
 }  // namespace detail
 
 // `Base` is the mutator the walker builds on: `ir::Mutator<Derived>`, or one that adds a type
@@ -116,6 +125,10 @@ class RuleWalker : public Base {
  public:
   static constexpr std::size_t size = detail::rule_count<Rules>;
   static_assert(size <= 64, "rewrite::RuleWalker: at most 64 rules in one rule set; split the pass");
+  // Whether some rule must be offered expressions. A derived walker's fast path that keeps a
+  // statement's expressions without visiting them exists only when this is false.
+  static constexpr bool has_expression_rules =
+      detail::any_expression_rule<Rules, Ctx>(std::make_index_sequence<size>{});
 
   // `registry`: the ops the rules build calls of (null: the rules build none).
   RuleWalker(Rules rules, Ctx& ctx, const ops::Registry* registry = nullptr)

@@ -16,6 +16,7 @@
 // what the caller keeps), then the dead-slice sweep.
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "tilewright/pass/pass.hpp"
@@ -36,16 +37,28 @@ struct CanonicalizeTileSlice : pass::FunctionPass<CanonicalizeTileSlice> {
                                        properties,
                                        {}};
 
+  // The rule set the walk offers statements to (passes::with_rules adds to it).
+  static constexpr const auto& rules = canonicalize::canonicalize_rules;
+
+  ir::Function run_function(const ir::Function& f, pass::PassContext& ctx) const {
+    return run_function(f, ctx, rules);
+  }
+
   // CT-01…CT-03: InCore, AIC and AIV functions only; a function without a canonical slice,
   // or where nothing changes, comes back as the same object.
-  ir::Function run_function(const ir::Function& f, pass::PassContext& ctx) const {
-    if (!ir::is_incore(f->type) || !f->body || !canonicalize::assigns_a_slice(f->body)) return f;
+  template <class Rules>
+  ir::Function run_function(const ir::Function& f, pass::PassContext& ctx, const Rules& rule_set) const {
+    if (!ir::is_incore(f->type) || !f->body) return f;
+    // The pass's own rules rewrite only around canonical slices: a function without one is
+    // skipped unread. Rules added to the set (with_rules) see every function.
+    if constexpr (std::is_same_v<Rules, canonicalize::CanonicalizeRules>)
+      if (!canonicalize::assigns_a_slice(f->body)) return f;
     const ops::Registry& registry = ctx.registry();
     canonicalize::SliceAnalysis analysis;  // filled by the walk, statement by statement
     canonicalize::CanonicalizeContext context(analysis, registry);
-    canonicalize::CanonicalizeWalker walker(context, analysis, registry);
+    canonicalize::BasicCanonicalizeWalker<Rules> walker(rule_set, context, analysis, registry);
     ir::Stmt rewritten = walker.run(f->body);
-    if (analysis.slices.empty()) return f;  // nothing was ours (and so nothing changed)
+    if (analysis.slices.empty() && rewritten == f->body) return f;  // nothing was ours, nothing changed
     std::optional<canonicalize::SliceReads> reads = walker.take_reads();
     if (!reads) reads = canonicalize::count_slice_reads(rewritten, analysis);
 #ifndef NDEBUG

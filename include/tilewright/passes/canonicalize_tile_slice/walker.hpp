@@ -24,16 +24,21 @@
 
 namespace tilewright::passes::canonicalize {
 
-class CanonicalizeWalker
-    : public rewrite::RuleWalker<CanonicalizeWalker, CanonicalizeRules, CanonicalizeContext> {
+// Over any rule set: the pass's own (canonicalize_rules), or that set with a user's rules added
+// (passes::with_rules).
+template <class Rules>
+class BasicCanonicalizeWalker
+    : public rewrite::RuleWalker<BasicCanonicalizeWalker<Rules>, Rules, CanonicalizeContext> {
+  using Base = rewrite::RuleWalker<BasicCanonicalizeWalker<Rules>, Rules, CanonicalizeContext>;
+
  public:
   // The walk also runs the analysis, statement by statement, into `analysis`: the one the
   // context reads. Each statement is analyzed before the rules see it, and every operand is
   // defined before the statement reading it, so a rule finds every slice it could be offered
   // and the program is read once, not once per phase.
-  CanonicalizeWalker(CanonicalizeContext& context, SliceAnalysis& analysis,
-                     const ops::Registry& registry)
-      : RuleWalker(canonicalize_rules, context, &registry),
+  BasicCanonicalizeWalker(Rules rules, CanonicalizeContext& context, SliceAnalysis& analysis,
+                          const ops::Registry& registry)
+      : Base(std::move(rules), context, &registry),
         collector_(registry, analysis),
         analysis_(&analysis),
         reads_(analysis) {}
@@ -68,18 +73,10 @@ class CanonicalizeWalker
     });
   }
 
-  // A Var whose type or initializer changed is re-minted (Mutator::mutate_definition): from
-  // then on expressions may map to something else.
-  ir::Expr mutate_definition(const ir::Expr& e) {
-    ir::Expr out = RuleWalker::mutate_definition(e);
-    if (out != e) substituted_ = true;
-    return out;
-  }
-
   // The rules replace statements without nested ones by such statements; a replacement with
   // statements of its own inside would hold statements the walk never counted.
   ir::Stmt rewrite_stmt(const ir::Stmt& rebuilt, const ir::Stmt& original) {
-    ir::Stmt out = RuleWalker::rewrite_stmt(rebuilt, original);
+    ir::Stmt out = Base::rewrite_stmt(rebuilt, original);
     if (out != rebuilt && !is_leaf_stmt(out)) reads_exact_ = false;
     return out;
   }
@@ -98,13 +95,15 @@ class CanonicalizeWalker
 
   // The generic rebuild copies every node to map its children. Two shapes skip it: a
   // statement list (rewritten below: its one field, the statements, is walked in place and
-  // copied only from the first that changes), and, while no Var has been substituted or
-  // re-minted, a statement without nested statements (leaf_pieces: every expression then
-  // maps to itself, as no rule is rooted at an expression and none rebinds a Var — they keep
-  // the Var and replace its value). Both still enter the rewriter's frame and are offered to
-  // the rules.
+  // copied only from the first that changes), and a statement without nested statements
+  // while no Var has been substituted, re-minted or rebound (leaf_pieces: every expression
+  // then maps to itself). Both still enter the rewriter's frame and are offered to the
+  // statement rules. The leaf path never offers expressions to rules, so it exists only for a
+  // rule set with no expression rule: decided here at compile time from the rules' roots, so
+  // that a rule added to the set is never silently skipped.
   [[nodiscard]] bool takes_leaf_path(const ir::Stmt& s) const noexcept {
-    return !substituted_ && is_leaf_stmt(s);
+    if constexpr (Base::has_expression_rules) return false;
+    else return !this->has_substitutions() && is_leaf_stmt(s);
   }
 
   // What the rules make of `s`, a statement that does not take the leaf path. Each statement
@@ -124,27 +123,26 @@ class CanonicalizeWalker
   // What a statement that is not a list becomes, loop initializer copies (CT-17a) included.
   ir::Stmt produce(const ir::Stmt& s) {
     const std::vector<ir::Expr>* iter_args = loop_carries(s);
-    if (!iter_args) return RuleWalker::mutate_stmt(s);
+    if (!iter_args) return Base::mutate_stmt(s);
     std::vector<ir::Stmt> copies;
     std::vector<ir::Expr> redirected;
     for (const auto& ia : *iter_args) {
       auto* carry = ir::as<ir::IterArg>(ia);
       if (!carry) continue;
       // Through the walker: an initializer an enclosing loop already redirected is no slice.
-      ir::Expr init = mutate_expr(carry->init);
-      const Slice* slice = context().slice_of(init);
-      if (!slice || !context().needs_aligned_copy(*slice)) continue;
-      auto [copy, var] = context().extract_stmt(*slice, ir::MemorySpace::Vec, s->span);
+      ir::Expr init = this->mutate_expr(carry->init);
+      const Slice* slice = this->context().slice_of(init);
+      if (!slice || !this->context().needs_aligned_copy(*slice)) continue;
+      auto [copy, var] = this->context().extract_stmt(*slice, ir::MemorySpace::Vec, s->span);
       copies.push_back(std::move(copy));
-      substitute(init, std::move(var));
-      substituted_ = true;
+      this->substitute(init, std::move(var));
       redirected.push_back(std::move(init));
     }
-    ir::Stmt loop = RuleWalker::mutate_stmt(s);
+    ir::Stmt loop = Base::mutate_stmt(s);
     if (copies.empty()) return loop;
     for (const auto& init : redirected)
-      substitute(init, init);  // the redirection ends with the loop
-    context().loop_inits_copied += copies.size();
+      this->substitute(init, init);  // the redirection ends with the loop
+    this->context().loop_inits_copied += copies.size();
     copies.push_back(std::move(loop));
     return CanonicalizeContext::sequence(std::move(copies));
   }
@@ -169,10 +167,10 @@ class CanonicalizeWalker
   // RuleWalker::mutate_stmt with `rebuild` in place of the generic rebuild.
   template <class Rebuild>
   ir::Stmt rewrite_rebuilt(const ir::Stmt& s, Rebuild&& rebuild) {
-    rewriter().enter(s);
+    this->rewriter().enter(s);
     ir::Stmt rebuilt = rebuild();
     ir::Stmt out = rewrite_stmt(rebuilt, s);
-    return rewriter().leave(std::move(out));
+    return this->rewriter().leave(std::move(out));
   }
 
   // What Mutator::rebuild_stmt makes of a statement list: the same node when no statement
@@ -233,9 +231,9 @@ class CanonicalizeWalker
   bool leaf_pieces(const ir::Stmt& s) {
     return analyzed(s, [&] {
       pieces_.clear();
-      rewriter().enter(s);
+      this->rewriter().enter(s);
       ir::Stmt out = rewrite_stmt(s, s);
-      rewriter().leave_into(std::move(out), [&](ir::Stmt piece) {
+      this->rewriter().leave_into(std::move(out), [&](ir::Stmt piece) {
         // As counted(): only the last piece may have statements inside.
         if (!pieces_.empty() && !is_leaf_stmt(pieces_.back())) reads_exact_ = false;
         reads_.count(piece);
@@ -250,7 +248,6 @@ class CanonicalizeWalker
   // leaf_pieces' result, taken by rebuild_seq before the next statement: one buffer for the
   // walk (a leaf has no statements inside, so none is produced while it is in use).
   std::vector<ir::Stmt> pieces_;
-  bool substituted_ = false;  // a Var was substituted or re-minted: leaves take the generic path
   SliceReadCounter reads_;
   bool reads_exact_ = true;
 
@@ -260,5 +257,7 @@ class CanonicalizeWalker
     return nullptr;
   }
 };
+
+using CanonicalizeWalker = BasicCanonicalizeWalker<CanonicalizeRules>;
 
 }  // namespace tilewright::passes::canonicalize

@@ -55,8 +55,15 @@ struct FlattenTileNdTo2D : pass::FunctionPass<FlattenTileNdTo2D> {
       {pass::Property::SSAForm, pass::Property::TileOps2D, pass::Property::NormalizedStmtStructure},
       {}};
 
+  // The rule set the walk offers nodes to (passes::with_rules adds to it).
+  static constexpr const auto& rules = flatten::flatten_rules;
+
   ir::Function run_function(const ir::Function& f, pass::PassContext& ctx) const {
-    return flatten::flatten_function(f, ctx, flatten::flatten_rules);
+    return flatten::flatten_function(f, ctx, rules);
+  }
+  template <class Rules>
+  ir::Function run_function(const ir::Function& f, pass::PassContext& ctx, const Rules& rule_set) const {
+    return flatten::flatten_function(f, ctx, rule_set);
   }
 };
 

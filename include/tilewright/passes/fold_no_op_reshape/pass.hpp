@@ -56,10 +56,18 @@ struct FoldNoOpReshape : pass::FunctionPass<FoldNoOpReshape> {
       // memory allocation the pass is a no-op, as upstream's is.
       {pass::Property::HasMemRefs}};
 
-  // FR-01: only InCore/AIC/AIV functions; an unchanged body keeps the function object.
+  // The rule set (passes::with_rules adds to it).
+  static constexpr auto rules = rewrite::rule_set(fold_no_op_reshape_rule);
+
   ir::Function run_function(const ir::Function& f, pass::PassContext& ctx) const {
+    return run_function(f, ctx, rules);
+  }
+
+  // FR-01: only InCore/AIC/AIV functions; an unchanged body keeps the function object.
+  template <class Rules>
+  ir::Function run_function(const ir::Function& f, pass::PassContext& ctx, const Rules& rule_set) const {
     if (!ir::is_incore(f->type) || !f->body) return f;
-    auto result = rewrite::rewrite_post_order(rewrite::rule_set(fold_no_op_reshape_rule), f, ctx.registry());
+    auto result = rewrite::rewrite_post_order(rule_set, f, ctx.registry());
     result.report(ctx.stats, info.name);
     return result.node;
   }

@@ -551,7 +551,7 @@ TEST_CASE("CT-18, issue 13: the rule walk counts the slice reads of what it prod
   const ops::Registry& registry = ops::builtin_registry();
   passes::canonicalize::SliceAnalysis analysis;  // the walk runs it
   passes::canonicalize::CanonicalizeContext context(analysis, registry);
-  passes::canonicalize::CanonicalizeWalker walker(context, analysis, registry);
+  passes::canonicalize::CanonicalizeWalker walker(passes::canonicalize::canonicalize_rules, context, analysis, registry);
   ir::Stmt rewritten = walker.run(body);
   CHECK(analysis.same_slices_as(passes::canonicalize::analyze_slices(body, registry)));
   REQUIRE(rewritten != body);
