@@ -495,6 +495,96 @@ TEST_CASE("interp: addc/subc/addsc/subsc, prelu, part_*, row/col argmax and argm
   CHECK(rmin == std::vector<double>{0.0, 0.0});
 }
 
+// Issue 34: compare packs one bit per element along each row (bit c % 8 of byte c / 8, lowest
+// first; padding bits 0), select reads the same bits; cmp_type 0..5 is eq, ne, lt, le, gt, ge.
+TEST_CASE("interp: tile.cmp/cmps pack a row predicate; tile.sel/sels select through it") {
+  const std::string mask = "pl.Tile[[2, 32], pl.UINT8, pl.Mem.Vec, pl.TileView(valid_shape=[2, 1])]";
+  // t = 0..15 over two rows; t > 4.5 is columns 5..7 of row 0 (0b11100000) and all of row 1.
+  auto gt = run_2x8("        m: " + mask + " = pl.tile.cmps(t, 4.5, cmp_type=4)\n"
+                    "        r = pl.tile.cast(m, target_type=pl.FP32, mode=0)\n",
+                    "pl.FP32", 32);
+  CHECK(gt[0] == 224.0);
+  CHECK(gt[32] == 255.0);
+  CHECK(gt[1] == -999.0);  // past the mask's valid bytes: undefined
+  // lt with a tile operand: t < s everywhere; eq never.
+  auto lt = run_2x8("        m: " + mask + " = pl.tile.cmp(t, s, cmp_type=2)\n"
+                    "        r = pl.tile.cast(m, target_type=pl.FP32, mode=0)\n",
+                    "pl.FP32", 32);
+  CHECK(lt[0] == 255.0);
+  auto eq = run_2x8("        m: " + mask + " = pl.tile.cmp(t, s, cmp_type=0)\n"
+                    "        r = pl.tile.cast(m, target_type=pl.FP32, mode=0)\n",
+                    "pl.FP32", 32);
+  CHECK(eq[32] == 0.0);
+  // sel: t where t > 4.5, else s; sels: t there, else -1.
+  auto sel = run_2x8("        m: " + mask + " = pl.tile.cmps(t, 4.5, cmp_type=4)\n"
+                     "        r = pl.tile.sel(m, t, s, t)\n");
+  CHECK(sel[4] == 104.0);
+  CHECK(sel[5] == 5.0);
+  CHECK(sel[9] == 9.0);
+  auto sels = run_2x8("        m: " + mask + " = pl.tile.cmps(t, 4.5, cmp_type=3)\n"
+                      "        r = pl.tile.sels(m, t, s, -1.0)\n");
+  CHECK(sels[4] == 4.0);
+  CHECK(sels[5] == -1.0);
+  CHECK(sels[15] == -1.0);
+  // A mask too narrow for its rows cannot be read.
+  CHECK_THROWS_WITH_AS(run_2x8("        m: pl.Tile[[1, 32], pl.UINT8, pl.Mem.Vec] = pl.tile.cmps(t, 4.5, cmp_type=4)\n"
+                               "        r = pl.tile.sel(m, t, s, t)\n"),
+                       doctest::Contains("does not hold one bit per element"), interp::RunError);
+}
+
+namespace {
+
+// Runs an orchestration function over x = 0, 1, … ([2, 4], of layout `layout`) and returns
+// the elements of the tensor `r` it returns, in its buffer's order (-999 where undefined).
+std::vector<double> run_tensor_ops(const std::string& body, const std::string& ret, const std::string& layout = "") {
+  const std::string x_type = layout.empty() ? "pl.Tensor[[2, 4], pl.FP32]"
+                                            : "pl.Tensor[[2, 4], pl.FP32, pl.TensorView(stride=[], layout=" + layout + ")]";
+  auto p = parse(program(
+      "    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)\n"
+      "    def main(self, x: " + x_type + ") -> " + ret + ":\n" + body + "        return r\n"));
+  auto x = buffer("x", 8);
+  std::vector<interp::Value> out = interp::Interpreter(p).call("main", {TensorRef{x}});
+  REQUIRE(out.size() == 1);
+  std::vector<double> v;
+  if (const interp::Scalar* s = out[0].scalar()) {
+    v.push_back(s->defined ? s->value : -999.0);
+    return v;
+  }
+  REQUIRE(out[0].tensor() != nullptr);
+  const Buffer& b = *out[0].tensor()->buffer;
+  for (std::size_t i = 0; i < b.data.size(); ++i) v.push_back(b.defined[i] ? b.data[i] : -999.0);
+  return v;
+}
+
+}  // namespace
+
+// Issue 34: orchestration's tensor arithmetic, reductions and element access run, reading
+// each operand through its type (a DN tensor column by column).
+TEST_CASE("interp: tensor element-wise ops, reductions, tensor.read and tensor.write") {
+  // 3x, element [1, 3] overwritten, then row sums: 0+3+6+9, 12+15+18+100.
+  CHECK(run_tensor_ops("        y: pl.Tensor[[2, 4], pl.FP32] = pl.tensor.muls(x, 2.0)\n"
+                       "        z: pl.Tensor[[2, 4], pl.FP32] = pl.tensor.add(x, y)\n"
+                       "        w: pl.Tensor[[2, 4], pl.FP32] = pl.tensor.write(z, [1, 3], 100.0)\n"
+                       "        r: pl.Tensor[[2, 1], pl.FP32] = pl.tensor.row_sum(w)\n",
+                       "pl.Tensor[[2, 1], pl.FP32]") == std::vector<double>{18.0, 145.0});
+  CHECK(run_tensor_ops("        r: pl.Tensor[[4], pl.FP32] = pl.tensor.col_sum(x, keep_dim=False)\n",
+                       "pl.Tensor[[4], pl.FP32]") == std::vector<double>{4.0, 6.0, 8.0, 10.0});
+  CHECK(run_tensor_ops("        r: pl.Tensor[[1, 4], pl.INT32] = pl.tensor.col_argmax(x)\n",
+                       "pl.Tensor[[1, 4], pl.INT32]") == std::vector<double>{1.0, 1.0, 1.0, 1.0});
+  CHECK(run_tensor_ops("        r: pl.Tensor[[2, 1], pl.INT32] = pl.tensor.row_argmin(x)\n",
+                       "pl.Tensor[[2, 1], pl.INT32]") == std::vector<double>{0.0, 0.0});
+  // A [1, 4] row broadcast over both rows.
+  CHECK(run_tensor_ops("        c: pl.Tensor[[1, 4], pl.FP32] = pl.tensor.col_max(x)\n"
+                       "        r: pl.Tensor[[2, 4], pl.FP32] = pl.tensor.sub(x, c)\n",
+                       "pl.Tensor[[2, 4], pl.FP32]") == std::vector<double>{-4, -4, -4, -4, 0, 0, 0, 0});
+  // A DN tensor holds [2, 4] column by column: element [0, 1] is buffer element 2.
+  CHECK(run_tensor_ops("        e: pl.Scalar[pl.FP32] = pl.tensor.read(x, [0, 1])\n"
+                       "        r: pl.Tensor[[2, 1], pl.FP32] = pl.tensor.row_max(x)\n",
+                       "pl.Tensor[[2, 1], pl.FP32]", "pl.TensorLayout.DN") == std::vector<double>{6.0, 7.0});
+  CHECK(run_tensor_ops("        r: pl.Scalar[pl.FP32] = pl.tensor.read(x, [0, 1])\n", "pl.Scalar[pl.FP32]",
+                       "pl.TensorLayout.DN") == std::vector<double>{2.0});
+}
+
 // Issue 34: a value too large to allocate is refused up front, located, with its size.
 TEST_CASE("interp: a tensor beyond the allocation budget is refused, located, before anything runs") {
   auto big = program(kIncore + R"(    def kernel(x: pl.Tensor[[8192, 8192], pl.FP32], out_0: pl.Out[pl.Tensor[[2, 8], pl.FP32]]) -> pl.Tensor[[2, 8], pl.FP32]:

@@ -16,7 +16,8 @@
 //   stores into windows of ND tensors; or batched matmuls with broadcast batch dims and
 //   transpose_view operands, fused or staged stores, and batch_matmul_acc chains.
 // * materialize: tensors with ND / DN layouts and empty strides (rank 2…4), blocked NZ
-//   rank-5 tensors, read through windows into 2-D tiles, an orchestration caller.
+//   rank-5 tensors, read through windows into 2-D tiles, an orchestration caller that also
+//   adds, scales and reduces tensors.
 // * fold: MemRef-allocated 2-D tiles and reshapes between them, same or different
 //   allocation, same or different signature.
 // * canonicalize: 2-D Vec and Mat tiles, slices (chained, constant and dynamic offsets,
@@ -207,7 +208,7 @@ struct FlattenGen : Gen {
   }
 
   void step(int depth) {
-    int choice = static_cast<int>(rng.range(0, 14));
+    int choice = static_cast<int>(rng.range(0, 15));
     switch (choice) {
       case 0: case 1: {
         static const std::vector<std::string> ops = {"tile.add", "tile.sub", "tile.mul", "tile.maximum", "tile.minimum"};
@@ -324,8 +325,38 @@ struct FlattenGen : Gen {
         }
         break;
       }
+      case 15: compare_and_select(); break;
       default: break;
     }
+  }
+
+  // tile.cmp / tile.cmps into a packed UINT8 predicate (one bit per element along the rows,
+  // rows padded to 32 bytes, as upstream types it), then tile.sel / tile.sels through it
+  // (issue 34: row-wise ops the generic rule re-creates on 2D tiles).
+  void compare_and_select() {
+    Expr a = some_tile(), b = some_tile();
+    Dims valid;
+    for (const auto& v : ir::valid_shape(*ir::tile_type(a))) {
+      auto c = ir::const_int(v);
+      if (!c) return;
+      valid.push_back(*c);
+    }
+    Dims mshape = page, mvalid = valid;
+    mshape.back() = ((page.back() + 7) / 8 + 31) / 32 * 32;
+    mvalid.back() = (valid.back() + 7) / 8;
+    ir::TileView view = ops::deduce::default_view();
+    view.valid_shape = idx(mvalid);
+    ir::Type mask_t = ir::make_tile_type(idx(mshape), DataType::UINT8, view, MemorySpace::Vec);
+    const auto mode = rng.range(0, 5);
+    const bool scalar = rng.coin();
+    const double c = static_cast<double>(rng.range(-4, 4)) / 2.0;
+    std::vector<Expr> args = {a, scalar ? ir::make_float(c) : b};
+    Expr mask = f.let(name("mask"), ops::create_call(reg, scalar ? "tile.cmps" : "tile.cmp", std::move(args),
+                                                     {{"cmp_type", mode}}, {}, mask_t));
+    if (rng.coin())
+      pool.push_back(let("sel", "tile.sel", {mask, some_tile(), some_tile(), some_tile()}));
+    else
+      pool.push_back(let("sels", "tile.sels", {mask, some_tile(), some_tile(), ir::make_float(c)}));
   }
 };
 
@@ -516,7 +547,19 @@ inline ir::Program materialize(const Options& o) {
   ir::Function k = kernel_only->functions.front();
   for (const auto& p : k->params) args.push_back(mainf.param(std::string(ir::name_hint(p.var)), p.var->type, p.direction));
   Expr y = mainf.let("y", ir::make_function_call("kernel", args, k->return_types.front()));
-  mainf.ret({y});
+  std::vector<Expr> returned = {y};
+  // Tensor arithmetic on the caller's side, each operand read through its layout (issue 34):
+  // what the kernel returned, or a parameter of the caller.
+  if (r.coin()) {
+    const Expr& x = args[static_cast<std::size_t>(r.range(0, static_cast<std::int64_t>(params.size()) - 1))];
+    switch (r.range(0, 3)) {
+      case 0: returned.push_back(mainf.let("z", r.coin() ? "tensor.add" : "tensor.maximum", {y, y})); break;
+      case 1: returned.push_back(mainf.let("z", r.coin() ? "tensor.muls" : "tensor.subs", {y, ir::make_float(0.5)})); break;
+      case 2: returned.push_back(mainf.let("z", r.coin() ? "tensor.row_sum" : "tensor.row_max", {x})); break;
+      default: returned.push_back(mainf.let("z", r.coin() ? "tensor.col_min" : "tensor.col_argmax", {x})); break;
+    }
+  }
+  mainf.ret(returned);
   return ir::make_program("Random", {k, mainf.finish()});
 }
 

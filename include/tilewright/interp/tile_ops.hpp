@@ -299,6 +299,127 @@ Value part(OpCall& c) {
   return finish(std::move(out));
 }
 
+// ---- compare and select --------------------------------------------------------------------
+//
+// tile.cmp/cmps produce a packed predicate, as PTO's TCMP does: along the last axis, element
+// c of a row is bit c % w (lowest first) of mask element c / w of the same row, w the mask
+// dtype's width; a row's bits past the operand's valid columns are 0. tile.sel/sels read a
+// mask the same way. Rows stay rows, so merging leading axes keeps every bit with its
+// element — what FlattenTileNdTo2D relies on when it re-creates these ops on 2D tiles.
+
+// The mask element holding column `c` of the row at `lead` (the leading indices), checked
+// against the mask's shape: the mask must have the data's rank and leading extents.
+struct PackedMask {
+  const Tile* mask = nullptr;
+  int width = 0;
+
+  PackedMask(const OpCall& c, const Tile& m, const Dims& data_shape) : mask(&m) {
+    if (!ir::is_integer(m.dtype) || ir::bit_width(m.dtype) < 8 || ir::bit_width(m.dtype) > 32)
+      c.fail(RunErrorKind::unsupported, "a predicate mask of dtype " + std::string(ir::name_of(m.dtype)) +
+                                            " is not modelled (an 8, 16 or 32-bit integer tile packs the predicate bits)");
+    width = static_cast<int>(ir::bit_width(m.dtype));
+    bool lines_up = m.rank() == data_shape.size() && m.rank() >= 1;
+    for (std::size_t k = 0; lines_up && k + 1 < m.rank(); ++k) lines_up = m.shape[k] == data_shape[k];
+    if (lines_up) {
+      const std::int64_t columns = data_shape.back();
+      lines_up = m.shape.back() * width >= columns;
+    }
+    if (!lines_up)
+      c.fail("the predicate mask " + dims_string(m.shape) + " (" + std::string(ir::name_of(m.dtype)) +
+             ") does not hold one bit per element of " + dims_string(data_shape) +
+             " row by row: it needs the same leading extents and at least ceil(columns / " +
+             std::to_string(ir::bit_width(m.dtype)) + ") elements per row");
+  }
+  // The element of the mask holding (idx), as a linear index, and the bit in it.
+  [[nodiscard]] std::pair<std::size_t, int> at(const Dims& idx) const {
+    Dims m = idx;
+    m.back() = idx.back() / width;
+    return {static_cast<std::size_t>(linear(m, mask->shape)), static_cast<int>(idx.back() % width)};
+  }
+  [[nodiscard]] bool bit(std::size_t element, int b) const {
+    auto bits = static_cast<std::uint64_t>(to_int(mask->data[element]));
+    return ((bits >> b) & 1u) != 0;
+  }
+};
+
+inline bool compare(std::int64_t mode, double a, double b) {
+  switch (mode) {
+    case 0: return a == b;
+    case 1: return a != b;
+    case 2: return a < b;
+    case 3: return a <= b;
+    case 4: return a > b;
+    default: return a >= b;
+  }
+}
+
+// cmp(lhs, rhs) / cmps(lhs, scalar): the predicate over lhs's shape (rhs broadcast to it),
+// packed into the result's rows.
+inline Value compare_packed(OpCall& c, const Tile& a, const Tile& b) {
+  const auto mode = c.kw<std::int64_t>("cmp_type").value_or(0);
+  if (mode < 0 || mode > 5) c.fail("cmp_type " + std::to_string(mode) + " is not a comparison (0..5: eq, ne, lt, le, gt, ge)");
+  auto out = new_result(c);
+  check_broadcast(c, b, a.shape);
+  Broadcast bb(b.shape, a.shape);
+  const PackedMask packed(c, *out, a.shape);
+  const std::int64_t valid_columns = a.valid.empty() ? 1 : a.valid.back();
+  std::vector<std::uint64_t> bits(out->size(), 0);
+  std::vector<std::uint8_t> seen(out->size(), 0);  // 1: a bit seen, 2: an undefined one
+  Dims idx(a.rank(), 0);
+  for (std::size_t i = 0; i < a.size(); ++i, next_index(idx, a.shape)) {
+    if (idx.back() >= valid_columns) continue;  // padding: stays 0
+    auto [e, bit] = packed.at(idx);
+    const auto ob = static_cast<std::size_t>(bb.offset(idx));
+    if (!a.defined[i] || !b.defined[ob]) {
+      seen[e] = 2;
+      continue;
+    }
+    if (seen[e] == 0) seen[e] = 1;
+    if (compare(mode, a.data[i], b.data[ob])) bits[e] |= std::uint64_t{1} << bit;
+  }
+  const int width = packed.width;
+  for (std::size_t e = 0; e < out->size(); ++e) {
+    out->defined[e] = seen[e] == 1;
+    if (!out->defined[e]) continue;
+    auto v = static_cast<double>(bits[e]);
+    if (!ir::is_unsigned(out->dtype) && (bits[e] >> (width - 1)) != 0) v -= std::ldexp(1.0, width);
+    out->data[e] = v;
+  }
+  return finish(std::move(out));
+}
+
+inline Value cmp(OpCall& c) { return compare_packed(c, c.tile(0), c.tile(1)); }
+inline Value cmps(OpCall& c) {
+  Tile s = scalar_tile(c.scalar(1));
+  return compare_packed(c, c.tile(0), s);
+}
+
+// sel(mask, lhs, rhs, tmp): lhs where the element's bit is 1, rhs where it is 0;
+// sels(mask, src, tmp, scalar): src where 1, the scalar where 0.
+inline Value select_packed(OpCall& c, const Tile& mask, const Tile& on, const Tile& off) {
+  auto out = new_result(c);
+  check_broadcast(c, on, out->shape);
+  check_broadcast(c, off, out->shape);
+  Broadcast bon(on.shape, out->shape), boff(off.shape, out->shape);
+  const PackedMask packed(c, mask, out->shape);
+  Dims idx(out->rank(), 0);
+  for (std::size_t i = 0; i < out->size(); ++i, next_index(idx, out->shape)) {
+    auto [e, bit] = packed.at(idx);
+    if (!mask.defined[e]) continue;
+    const Tile& from = packed.bit(e, bit) ? on : off;
+    const auto o = static_cast<std::size_t>((&from == &on ? bon : boff).offset(idx));
+    out->defined[i] = from.defined[o];
+    if (out->defined[i]) out->data[i] = from.data[o];
+  }
+  return finish(std::move(out));
+}
+
+inline Value sel(OpCall& c) { return select_packed(c, c.tile(0), c.tile(1), c.tile(2)); }
+inline Value sels(OpCall& c) {
+  Tile s = scalar_tile(c.scalar(3));
+  return select_packed(c, c.tile(0), c.tile(1), s);
+}
+
 // ---- reductions --------------------------------------------------------------------------
 
 enum class Reduce : std::uint8_t { sum, max, min, prod };
@@ -902,6 +1023,189 @@ inline Value tensor_create(OpCall& c) {
   return TensorRef{std::move(b)};
 }
 
+// ---- tensors: element-wise ops, reductions, element access (orchestration code) ------------
+//
+// A tensor operand is read through its type (shape, strides, valid region), as tile.load
+// reads it, so a stride MaterializeTensorStrides gets wrong changes what the op sees; a
+// result is a fresh buffer laid out as the call's type says.
+
+// The elements of tensor operand `i`, row-major over its shape; undefined outside its valid
+// region.
+inline Tile tensor_elements(const OpCall& c, std::size_t i) {
+  const Buffer& buf = *c.tensor(i).buffer;
+  const TensorAccess a = c.access(i);
+  run_allocation(element_count(a.shape), "the tensor " + dims_string(a.shape), c.expr->span);
+  Tile t(a.dtype, a.shape, a.valid);
+  Dims idx(a.shape.size(), 0);
+  for (std::size_t e = 0; e < t.size(); ++e, next_index(idx, a.shape)) {
+    bool valid = true;
+    std::int64_t addr = 0;
+    for (std::size_t k = 0; k < idx.size(); ++k) {
+      valid = valid && idx[k] < a.valid[k];
+      addr += idx[k] * a.strides[k];
+    }
+    if (!valid) continue;
+    check_address(c, buf, addr);
+    t.data[e] = buf.data[static_cast<std::size_t>(addr)];
+    t.defined[e] = buf.defined[static_cast<std::size_t>(addr)];
+  }
+  return t;
+}
+
+// The call's result tensor as an empty tile (its shape, valid region and dtype) to compute
+// into, and that tile written into a fresh buffer laid out by the call's type.
+inline Tile tensor_result_tile(const OpCall& c) {
+  const TensorAccess a = c.interp.tensor_access(c.expr->type, c.expr->span);
+  run_allocation(element_count(a.shape), "the tensor " + dims_string(a.shape), c.expr->span);
+  if (!is_modelled(a.dtype))
+    c.fail(RunErrorKind::unsupported, "dtype " + std::string(ir::name_of(a.dtype)) + " is not modelled");
+  return Tile(a.dtype, a.shape, a.valid);
+}
+inline Value tensor_from_tile(const OpCall& c, const Tile& t) {
+  const TensorAccess a = c.interp.tensor_access(c.expr->type, c.expr->span);
+  auto b = std::make_shared<Buffer>();
+  b->name = std::string(c.name);
+  b->dtype = a.dtype;
+  b->data.assign(run_allocation(a.extent(), "the tensor " + dims_string(a.shape), c.expr->span), 0.0);
+  b->defined.assign(b->data.size(), 0);
+  Dims idx(a.shape.size(), 0);
+  for (std::size_t e = 0; e < t.size(); ++e, next_index(idx, a.shape)) {
+    bool valid = true;
+    std::int64_t addr = 0;
+    for (std::size_t k = 0; k < idx.size(); ++k) {
+      valid = valid && idx[k] < a.valid[k];
+      addr += idx[k] * a.strides[k];
+    }
+    if (!valid || !t.defined[e]) continue;
+    auto at = static_cast<std::size_t>(addr);
+    b->data[at] = store_rounded(t.data[e], a.dtype);
+    b->defined[at] = 1;
+  }
+  return TensorRef{std::move(b)};
+}
+
+// tensor.add/sub/mul/div/maximum/minimum(lhs, rhs) and the scalar forms (adds, …): the tile
+// ops' arithmetic (integer division truncates), NumPy broadcasting.
+template <Binary F>
+Value tensor_binary(OpCall& c) {
+  const Tile a = tensor_elements(c, 0);
+  const Tile b = c.args.at(1).tensor() ? tensor_elements(c, 1) : scalar_tile(c.scalar(1));
+  Tile out = tensor_result_tile(c);
+  check_broadcast(c, a, out.shape);
+  check_broadcast(c, b, out.shape);
+  Broadcast ba(a.shape, out.shape), bb(b.shape, out.shape);
+  const bool truncate = F == f_div && !ir::is_float(out.dtype);
+  Dims idx(out.rank(), 0);
+  for (std::size_t i = 0; i < out.size(); ++i, next_index(idx, out.shape)) {
+    auto oa = static_cast<std::size_t>(ba.offset(idx)), ob = static_cast<std::size_t>(bb.offset(idx));
+    out.defined[i] = a.defined[oa] & b.defined[ob];
+    if (!out.defined[i]) continue;
+    out.data[i] = truncate ? (b.data[ob] == 0 ? 0.0 : std::trunc(a.data[oa] / b.data[ob])) : F(a.data[oa], b.data[ob]);
+  }
+  return tensor_from_tile(c, out);
+}
+
+// The tensor reductions: along `axis` (default the last for row_*, the one before for col_*;
+// negative counts from the end) over its valid extent; `keep_dim` (default true) keeps the
+// axis with extent 1, else it is dropped — a scalar once no axis is left. The arg forms give
+// the index of the first extreme element.
+template <class Start>
+Value tensor_reduce_axis(OpCall& c, std::int64_t default_axis, Start start) {
+  const Tile a = tensor_elements(c, 0);
+  const auto rank = static_cast<std::int64_t>(a.rank());
+  std::int64_t axis = c.kw<std::int64_t>("axis").value_or(default_axis);
+  if (axis < 0) axis += rank;
+  if (axis < 0 || axis >= rank) c.fail("axis " + std::to_string(axis) + " is out of range for " + dims_string(a.shape));
+  const auto ax = static_cast<std::size_t>(axis);
+  Dims expect = a.shape;
+  expect[ax] = 1;
+  const std::int64_t n = a.valid[ax];
+  std::int64_t stride = 1;
+  for (std::size_t k = ax + 1; k < a.rank(); ++k) stride *= a.shape[k];
+  Tile out(a.dtype, expect, expect);
+  Dims idx(expect.size(), 0);
+  for (std::size_t i = 0; i < out.size(); ++i, next_index(idx, expect)) {
+    bool inside = true;
+    for (std::size_t k = 0; k < idx.size(); ++k) inside = inside && (k == ax || idx[k] < a.valid[k]);
+    const std::int64_t base = linear(idx, a.shape);
+    auto acc = start();
+    bool defined = inside && n > 0;
+    for (std::int64_t k = 0; k < n && defined; ++k) {
+      auto at = static_cast<std::size_t>(base + k * stride);
+      defined = a.defined[at];
+      acc.fold(a.data[at], k);
+    }
+    out.defined[i] = defined;
+    if (defined) out.data[i] = acc.value();
+  }
+  if (ir::as<ir::ScalarType>(c.expr->type)) {
+    const DataType dt = scalar_dtype(c.expr);
+    return Scalar{dt, out.defined[0] ? store_rounded(out.data[0], dt) : 0.0, out.defined[0] != 0};
+  }
+  Tile result = tensor_result_tile(c);
+  if (element_count(result.shape) != element_count(expect))
+    c.fail("result " + dims_string(result.shape) + " does not match the reduction of " + dims_string(a.shape));
+  // Dropping an axis of extent 1 keeps the row-major order: the elements map one to one.
+  result.data = std::move(out.data);
+  result.defined = std::move(out.defined);
+  return tensor_from_tile(c, result);
+}
+
+template <Reduce R, std::int64_t Axis>
+Value tensor_reduce(OpCall& c) {
+  struct Acc {
+    double v = reduce_init(R);
+    void fold(double x, std::int64_t) { v = reduce_step(R, v, x); }
+    [[nodiscard]] double value() const { return v; }
+  };
+  return tensor_reduce_axis(c, Axis, [] { return Acc{}; });
+}
+
+template <bool Max, std::int64_t Axis>
+Value tensor_arg_reduce(OpCall& c) {
+  struct Acc {
+    double best = Max ? -INFINITY : INFINITY;
+    std::int64_t at = 0;
+    void fold(double x, std::int64_t k) {
+      if (k == 0 || (Max ? x > best : x < best)) {
+        best = x;
+        at = k;
+      }
+    }
+    [[nodiscard]] double value() const { return static_cast<double>(at); }
+  };
+  return tensor_reduce_axis(c, Axis, [] { return Acc{}; });
+}
+
+// tensor.read(t, indices) / tensor.write(t, indices, value): one element, addressed through
+// the tensor's type; the write goes to the tensor's buffer, which the result shares.
+inline std::size_t tensor_element_address(const OpCall& c) {
+  const TensorAccess a = c.access(0);
+  const Dims at = c.dims(1);
+  if (at.size() != a.shape.size()) c.fail("expects " + std::to_string(a.shape.size()) + " indices");
+  std::int64_t addr = 0;
+  for (std::size_t k = 0; k < at.size(); ++k) {
+    if (at[k] < 0 || at[k] >= a.shape[k])
+      c.fail(RunErrorKind::cannot_run, "index " + dims_string(at) + " is outside " + dims_string(a.shape));
+    addr += at[k] * a.strides[k];
+  }
+  check_address(c, *c.tensor(0).buffer, addr);
+  return static_cast<std::size_t>(addr);
+}
+inline Value tensor_read(OpCall& c) {
+  const Buffer& b = *c.tensor(0).buffer;
+  const std::size_t at = tensor_element_address(c);
+  return Scalar{b.dtype, b.data[at], b.defined[at] != 0};
+}
+inline Value tensor_write(OpCall& c) {
+  const TensorRef& t = c.tensor(0);
+  const std::size_t at = tensor_element_address(c);
+  const Scalar& v = c.scalar(2);
+  t.buffer->data[at] = v.defined ? store_rounded(v.value, t.buffer->dtype) : 0.0;
+  t.buffer->defined[at] = v.defined;
+  return t;
+}
+
 inline Value nothing(OpCall&) { return {}; }
 inline Value opaque(OpCall& c) { return Opaque{std::string(c.name)}; }
 inline Value zero_index(OpCall& c) { return Scalar{scalar_dtype(c.expr), 0.0, true}; }
@@ -991,6 +1295,10 @@ inline void register_ops(OpTable& t) {
   t.add("tile.addsc", ternary_scalar<false>);
   t.add("tile.subsc", ternary_scalar<true>);
   t.add("tile.prelu", prelu);
+  t.add("tile.cmp", cmp);
+  t.add("tile.cmps", cmps);
+  t.add("tile.sel", sel);
+  t.add("tile.sels", sels);
   t.add("tile.part_add", part<f_add>);
   t.add("tile.part_mul", part<f_mul>);
   t.add("tile.part_max", part<f_max>);
@@ -1021,7 +1329,30 @@ inline void register_ops(OpTable& t) {
   t.add("tensor.reshape", same_buffer);
   t.add("tensor.create", tensor_create);
   t.add("tensor.full", tensor_create);
-  t.add("tensor.read", read);  // a tensor is held as its elements, like a tile
+  t.add("tensor.read", tensor_read);
+  t.add("tensor.write", tensor_write);
+  t.add("tensor.add", tensor_binary<f_add>);
+  t.add("tensor.sub", tensor_binary<f_sub>);
+  t.add("tensor.mul", tensor_binary<f_mul>);
+  t.add("tensor.div", tensor_binary<f_div>);
+  t.add("tensor.maximum", tensor_binary<f_max>);
+  t.add("tensor.minimum", tensor_binary<f_min>);
+  t.add("tensor.adds", tensor_binary<f_add>);
+  t.add("tensor.subs", tensor_binary<f_sub>);
+  t.add("tensor.muls", tensor_binary<f_mul>);
+  t.add("tensor.divs", tensor_binary<f_div>);
+  t.add("tensor.row_sum", tensor_reduce<Reduce::sum, -1>);
+  t.add("tensor.row_max", tensor_reduce<Reduce::max, -1>);
+  t.add("tensor.row_min", tensor_reduce<Reduce::min, -1>);
+  t.add("tensor.row_prod", tensor_reduce<Reduce::prod, -1>);
+  t.add("tensor.col_sum", tensor_reduce<Reduce::sum, -2>);
+  t.add("tensor.col_max", tensor_reduce<Reduce::max, -2>);
+  t.add("tensor.col_min", tensor_reduce<Reduce::min, -2>);
+  t.add("tensor.col_prod", tensor_reduce<Reduce::prod, -2>);
+  t.add("tensor.row_argmax", tensor_arg_reduce<true, -1>);
+  t.add("tensor.row_argmin", tensor_arg_reduce<false, -1>);
+  t.add("tensor.col_argmax", tensor_arg_reduce<true, -2>);
+  t.add("tensor.col_argmin", tensor_arg_reduce<false, -2>);
   for (const char* n : {"system.bar_all", "system.bar_v", "system.bar_m", "system.sync_src", "system.sync_dst",
                         "system.sync_set", "system.sync_wait", "system.syncall", "system.fence",
                         "system.cacheinvalid", "system.set_ffts"})
