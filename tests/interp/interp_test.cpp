@@ -2,6 +2,7 @@
 // views, valid regions, control flow, calls, and the equivalence check itself.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <string>
 
 #include "tilewright/interp/equivalence.hpp"
@@ -530,6 +531,37 @@ TEST_CASE("interp: tile.cmp/cmps pack a row predicate; tile.sel/sels select thro
   CHECK_THROWS_WITH_AS(run_2x8("        m: pl.Tile[[1, 32], pl.UINT8, pl.Mem.Vec] = pl.tile.cmps(t, 4.5, cmp_type=4)\n"
                                "        r = pl.tile.sel(m, t, s, t)\n"),
                        doctest::Contains("does not hold one bit per element"), interp::RunError);
+}
+
+// Issue 34: fillpad_expand keeps the valid elements at their index and pads the rest, the
+// grown part included; an array is a value whose unwritten elements stay undefined.
+TEST_CASE("interp: tile.fillpad_expand pads the grown tile; array.create/get_element/update_element") {
+  auto grown = run_2x8("        h = pl.tile.set_validshape(t, 1, 5)\n"
+                       "        r = pl.tile.fillpad_expand(h, [2, 16], pad_value=pl.PadValue.min)\n",
+                       "pl.FP32", 16);
+  CHECK(grown[4] == 4.0);
+  CHECK(grown[5] == -INFINITY);   // outside the valid columns
+  CHECK(grown[12] == -INFINITY);  // beyond the source's 8 columns
+  CHECK(grown[16] == -INFINITY);  // row 1 is not valid
+  auto same = run_2x8("        r = pl.tile.fillpad_expand(t, [2, 16])\n", "pl.FP32", 16);
+  CHECK(same[17] == 9.0);  // row 1, column 1 keeps its index, not its linear position
+  CHECK(same[31] == 0.0);
+  auto arr = run_2x8("        a: pl.Array[4, pl.INT32] = pl.array.create(4, dtype=pl.INT32)\n"
+                     "        a1: pl.Array[4, pl.INT32] = pl.array.update_element(a, 2, 7)\n"
+                     "        a2: pl.Array[4, pl.INT32] = pl.array.update_element(a1, 2, 9)\n"
+                     "        e: pl.Scalar[pl.INT32] = pl.array.get_element(a2, 2)\n"
+                     "        f: pl.Scalar[pl.INT32] = pl.array.get_element(a1, 2)\n"
+                     "        u = pl.tile.adds(t, e)\n"
+                     "        r = pl.tile.adds(u, f)\n");
+  CHECK(arr[1] == 1.0 + 9.0 + 7.0);  // a1 still holds 7: update_element made a new array
+  auto unwritten = run_2x8("        a: pl.Array[4, pl.INT32] = pl.array.create(4, dtype=pl.INT32)\n"
+                           "        e: pl.Scalar[pl.INT32] = pl.array.get_element(a, 1)\n"
+                           "        r = pl.tile.adds(t, e)\n");
+  CHECK(unwritten[0] == -999.0);
+  CHECK_THROWS_WITH_AS(run_2x8("        a: pl.Array[4, pl.INT32] = pl.array.create(4, dtype=pl.INT32)\n"
+                               "        e: pl.Scalar[pl.INT32] = pl.array.get_element(a, 4)\n"
+                               "        r = pl.tile.adds(t, e)\n"),
+                       doctest::Contains("outside the array of 4"), interp::RunError);
 }
 
 namespace {

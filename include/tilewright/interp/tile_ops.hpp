@@ -650,19 +650,26 @@ inline double pad_fill(ir::PadValue p, DataType dt) {
   }
 }
 
-// fillpad: the elements outside the source's valid region take the pad value; the result
-// is valid everywhere.
+// fillpad, fillpad_expand: the source's valid elements keep their index; every other
+// element of the result (outside the valid region, or beyond the source's shape when the
+// result is larger) takes the pad value. The result is valid everywhere.
 inline Value fillpad(OpCall& c) {
   const Tile& a = c.tile(0);
   auto out = new_result(c);
-  if (out->shape != a.shape) c.fail("fillpad_expand is not modelled");
+  if (out->rank() != a.rank()) c.fail("the result must have the source's rank " + dims_string(a.shape));
   double pad = pad_fill(c.kw<ir::PadValue>("pad_value").value_or(ir::PadValue::zero), out->dtype);
-  Dims idx(a.rank(), 0);
-  for (std::size_t i = 0; i < out->size(); ++i, next_index(idx, a.shape)) {
+  Dims idx(out->rank(), 0);
+  for (std::size_t i = 0; i < out->size(); ++i, next_index(idx, out->shape)) {
     bool inside = true;
-    for (std::size_t k = 0; k < a.rank(); ++k) inside = inside && idx[k] < a.valid[k];
-    out->data[i] = inside ? a.data[i] : pad;
-    out->defined[i] = inside ? a.defined[i] : 1;
+    for (std::size_t k = 0; k < a.rank(); ++k) inside = inside && idx[k] < a.valid[k] && idx[k] < a.shape[k];
+    if (!inside) {
+      out->data[i] = pad;
+      out->defined[i] = 1;
+      continue;
+    }
+    auto j = static_cast<std::size_t>(linear(idx, a.shape));
+    out->data[i] = a.data[j];
+    out->defined[i] = a.defined[j];
   }
   return finish(std::move(out));
 }
@@ -1206,6 +1213,43 @@ inline Value tensor_write(OpCall& c) {
   return t;
 }
 
+// ---- arrays ------------------------------------------------------------------------------
+
+// An array (array.create) is held as a rank-1 tile of its extent. Its elements are undefined
+// until written, so a read before a write is reported rather than read as zero.
+// array.update_element returns a new array: the IR's arrays are values.
+inline Value array_create(OpCall& c) {
+  const auto* at = ir::as<ir::ArrayType>(c.expr->type);
+  if (!at) c.fail("the result is not an array");
+  if (!is_modelled(at->dtype)) c.fail(RunErrorKind::unsupported, "dtype " + std::string(ir::name_of(at->dtype)) + " is not modelled");
+  if (at->extent < 0) c.fail("the extent " + std::to_string(at->extent) + " is negative");
+  return TilePtr(std::make_shared<Tile>(at->dtype, Dims{at->extent}, Dims{at->extent}));
+}
+
+inline std::size_t array_slot(OpCall& c, const Tile& a) {
+  std::int64_t i = c.index(1);
+  if (a.rank() != 1) c.fail("argument 0 is not an array");
+  if (i < 0 || i >= a.shape[0])
+    c.fail(RunErrorKind::cannot_run, "index " + std::to_string(i) + " is outside the array of " + std::to_string(a.shape[0]));
+  return static_cast<std::size_t>(i);
+}
+
+inline Value array_get(OpCall& c) {
+  const Tile& a = c.tile(0);
+  std::size_t i = array_slot(c, a);
+  return Scalar{a.dtype, a.data[i], a.defined[i] != 0};
+}
+
+inline Value array_update(OpCall& c) {
+  const Tile& a = c.tile(0);
+  std::size_t i = array_slot(c, a);
+  const Scalar& v = c.scalar(2);
+  auto out = std::make_shared<Tile>(a);
+  out->data[i] = v.defined ? store_rounded(v.value, a.dtype) : 0.0;
+  out->defined[i] = v.defined;
+  return TilePtr(std::move(out));
+}
+
 inline Value nothing(OpCall&) { return {}; }
 inline Value opaque(OpCall& c) { return Opaque{std::string(c.name)}; }
 inline Value zero_index(OpCall& c) { return Scalar{scalar_dtype(c.expr), 0.0, true}; }
@@ -1277,6 +1321,7 @@ inline void register_ops(OpTable& t) {
   t.add("tile.cast", cast);
   t.add("tile.fillpad", fillpad);
   t.add("tile.fillpad_inplace", fillpad);
+  t.add("tile.fillpad_expand", fillpad);
   // reductions
   t.add("tile.row_sum", reduce<Reduce::sum, true>);
   t.add("tile.row_max", reduce<Reduce::max, true>);
@@ -1357,6 +1402,9 @@ inline void register_ops(OpTable& t) {
                         "system.sync_set", "system.sync_wait", "system.syncall", "system.fence",
                         "system.cacheinvalid", "system.set_ffts"})
     t.add(n, nothing);
+  t.add("array.create", array_create);
+  t.add("array.get_element", array_get);
+  t.add("array.update_element", array_update);
   t.add("system.task_dummy", opaque);
   t.add("system.task_invalid", opaque);
 }
