@@ -264,7 +264,7 @@ TEST_CASE("interp: transpose, transpose_view, slice, assemble, reshape and reint
 TEST_CASE("interp: an op it cannot run is an error naming it; windows past a tensor cannot run") {
   auto p = parse(program(kIncore + R"(    def kernel(x: pl.Tensor[[4, 8], pl.FP32], n: pl.Scalar[pl.INDEX], out_0: pl.Out[pl.Tensor[[4, 8], pl.FP32]]) -> pl.Tensor[[4, 8], pl.FP32]:
         t: pl.Tile[[4, 8], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [n, 0], [4, 8], [4, 8], target_memory=pl.Mem.Vec)
-        u: pl.Tile[[4, 8], pl.FP32, pl.Mem.Vec] = pl.tile.sort32(t, t)
+        u: pl.Tile[[4, 8], pl.FP32, pl.Mem.Vec] = pl.tile.gatherb(t, t)
         out_1: pl.Tensor[[4, 8], pl.FP32] = pl.tile.store(u, [0, 0], out_0)
         return out_1
 )"));
@@ -277,7 +277,7 @@ TEST_CASE("interp: an op it cannot run is an error naming it; windows past a ten
     FAIL("expected an error");
   } catch (const interp::RunError& e) {
     CHECK(e.kind() == interp::RunErrorKind::unsupported);
-    CHECK(std::string(e.what()).find("tile.sort32") != std::string::npos);
+    CHECK(std::string(e.what()).find("tile.gatherb") != std::string::npos);
   }
   try {
     run(1);
@@ -534,7 +534,7 @@ TEST_CASE("interp: tile.cmp/cmps pack a row predicate; tile.sel/sels select thro
 }
 
 // Issue 34: fillpad_expand keeps the valid elements at their index and pads the rest, the
-// grown part included; an array is a value whose unwritten elements stay undefined.
+// grown part included; an array is a value, zero-filled when created.
 TEST_CASE("interp: tile.fillpad_expand pads the grown tile; array.create/get_element/update_element") {
   auto grown = run_2x8("        h = pl.tile.set_validshape(t, 1, 5)\n"
                        "        r = pl.tile.fillpad_expand(h, [2, 16], pad_value=pl.PadValue.min)\n",
@@ -557,11 +557,108 @@ TEST_CASE("interp: tile.fillpad_expand pads the grown tile; array.create/get_ele
   auto unwritten = run_2x8("        a: pl.Array[4, pl.INT32] = pl.array.create(4, dtype=pl.INT32)\n"
                            "        e: pl.Scalar[pl.INT32] = pl.array.get_element(a, 1)\n"
                            "        r = pl.tile.adds(t, e)\n");
-  CHECK(unwritten[0] == -999.0);
+  CHECK(unwritten[0] == 0.0);  // zero-filled, as upstream's generated code declares it
   CHECK_THROWS_WITH_AS(run_2x8("        a: pl.Array[4, pl.INT32] = pl.array.create(4, dtype=pl.INT32)\n"
                                "        e: pl.Scalar[pl.INT32] = pl.array.get_element(a, 4)\n"
                                "        r = pl.tile.adds(t, e)\n"),
                        doctest::Contains("outside the array of 4"), interp::RunError);
+}
+
+namespace interp_generators {
+
+// The first row of t as a [1, 8] tile (values 0..7), via gather with a counted index.
+const std::string kRow =
+    "        up: pl.Tile[[1, 8], pl.INT32, pl.Mem.Vec] = pl.tile.ci(0, [1, 8], dtype=pl.INT32)\n"
+    "        row: pl.Tile[[1, 8], pl.FP32, pl.Mem.Vec] = pl.tile.gather(t, up, up)\n";
+
+std::vector<double> first(const std::vector<double>& v, std::size_t n) { return {v.begin(), v.begin() + static_cast<std::ptrdiff_t>(n)}; }
+
+}  // namespace interp_generators
+
+// Issue 34: the generators, gathers, scatters and sorts run, on the semantics upstream's
+// documentation and pto-isa's reference give them (worked numbers below).
+TEST_CASE("interp: tile.ci and tile.tri generate; gather, gather_mask, scatter, scatter_mask, scatter_update move elements") {
+  using interp_generators::first;
+  using interp_generators::kRow;
+  auto down = run_2x8("        r: pl.Tile[[1, 16], pl.INT32, pl.Mem.Vec] = pl.tile.ci(100, [1, 16], dtype=pl.INT32, descending=True)\n",
+                      "pl.INT32", 16);
+  CHECK(down[0] == 100.0);
+  CHECK(down[15] == 85.0);
+  CHECK(down[16] == -999.0);  // ci writes the first row only
+  // tril with the diagonal one to the right; triu from the diagonal.
+  auto lower = run_2x8("        r: pl.Tile[[2, 8], pl.FP32, pl.Mem.Vec] = pl.tile.tri(1, [2, 8], dtype=pl.FP32)\n");
+  CHECK(first(lower, 3) == std::vector<double>{1, 1, 0});
+  CHECK(std::vector<double>(lower.begin() + 8, lower.begin() + 12) == std::vector<double>{1, 1, 1, 0});
+  auto upper = run_2x8("        r: pl.Tile[[2, 8], pl.FP32, pl.Mem.Vec] = pl.tile.tri(0, [2, 8], dtype=pl.FP32, upper=True)\n");
+  CHECK(first(upper, 2) == std::vector<double>{1, 1});
+  CHECK(std::vector<double>(upper.begin() + 8, upper.begin() + 10) == std::vector<double>{0, 1});
+  // gather reads flat offsets: 15, 14, … is row 1 reversed.
+  auto g = run_2x8("        ix: pl.Tile[[1, 8], pl.INT32, pl.Mem.Vec] = pl.tile.ci(15, [1, 8], dtype=pl.INT32, descending=True)\n"
+                   "        r: pl.Tile[[1, 8], pl.FP32, pl.Mem.Vec] = pl.tile.gather(t, ix, ix)\n");
+  CHECK(first(g, 8) == std::vector<double>{15, 14, 13, 12, 11, 10, 9, 8});
+  CHECK_THROWS_WITH_AS(run_2x8("        ix: pl.Tile[[1, 8], pl.INT32, pl.Mem.Vec] = pl.tile.ci(16, [1, 8], dtype=pl.INT32)\n"
+                               "        r: pl.Tile[[1, 8], pl.FP32, pl.Mem.Vec] = pl.tile.gather(t, ix, ix)\n"),
+                       doctest::Contains("index 16 is outside the 16 elements"), interp::RunError);
+  // P1010 keeps the odd columns of each row.
+  auto odd = run_2x8("        r: pl.Tile[[2, 4], pl.FP32, pl.Mem.Vec] = pl.tile.gather_mask(t, mask_pattern=2)\n", "pl.FP32", 4);
+  CHECK(odd == std::vector<double>{1, 3, 5, 7, 9, 11, 13, 15});
+  // scatter into s (t + 100): flat element 15 - k becomes k.
+  auto sc = run_2x8(kRow + "        ix: pl.Tile[[1, 8], pl.INT32, pl.Mem.Vec] = pl.tile.ci(15, [1, 8], dtype=pl.INT32, descending=True)\n"
+                           "        r: pl.Tile[[2, 8], pl.FP32, pl.Mem.Vec] = pl.tile.scatter(s, row, ix)\n");
+  CHECK(first(sc, 2) == std::vector<double>{100, 101});
+  CHECK(std::vector<double>(sc.begin() + 8, sc.end()) == std::vector<double>{7, 6, 5, 4, 3, 2, 1, 0});
+  // scatter_mask P0101: row 0's even columns take row's elements, the odd keep s.
+  auto sm = run_2x8("        half: pl.Tile[[2, 4], pl.FP32, pl.Mem.Vec] = pl.tile.gather_mask(t, mask_pattern=2)\n"
+                    "        r: pl.Tile[[2, 8], pl.FP32, pl.Mem.Vec] = pl.tile.scatter_mask(s, half, mask_pattern=1)\n");
+  CHECK(first(sm, 4) == std::vector<double>{1, 101, 3, 103});
+  // scatter_update: input row 1 becomes src row 0.
+  auto su = run_2x8(kRow + "        one: pl.Tile[[1, 1], pl.INT32, pl.Mem.Vec] = pl.tile.ci(1, [1, 1], dtype=pl.INT32)\n"
+                           "        r: pl.Tile[[2, 8], pl.FP32, pl.Mem.Vec] = pl.tile.scatter_update(s, one, row, dim=-2)\n");
+  CHECK(su[0] == 100.0);
+  CHECK(std::vector<double>(su.begin() + 8, su.end()) == std::vector<double>{0, 1, 2, 3, 4, 5, 6, 7});
+}
+
+TEST_CASE("interp: tile.sort32 sorts blocks into (value, index) pairs; mrgsort_format1/2 merge them") {
+  using interp_generators::first;
+  using interp_generators::kRow;
+  const std::string sorted = kRow + "        id: pl.Tile[[1, 8], pl.UINT32, pl.Mem.Vec] = pl.tile.ci(0, [1, 8], dtype=pl.UINT32)\n"
+                                    "        p: pl.Tile[[1, 16], pl.FP32, pl.Mem.Vec] = pl.tile.sort32(row, id)\n";
+  // Values descending in the even lanes; the odd lanes carry the indices' bits.
+  auto vals = run_2x8(sorted + "        r: pl.Tile[[1, 8], pl.FP32, pl.Mem.Vec] = pl.tile.gather_mask(p, mask_pattern=1)\n");
+  CHECK(first(vals, 8) == std::vector<double>{7, 6, 5, 4, 3, 2, 1, 0});
+  auto idx = run_2x8(sorted + "        r: pl.Tile[[1, 8], pl.UINT32, pl.Mem.Vec] = pl.tile.gather_mask(p, mask_pattern=2, output_dtype=pl.UINT32)\n", "pl.UINT32");
+  CHECK(first(idx, 8) == std::vector<double>{7, 6, 5, 4, 3, 2, 1, 0});
+  // Equal values keep their order.
+  auto ties = run_2x8(kRow + "        z: pl.Tile[[1, 8], pl.FP32, pl.Mem.Vec] = pl.tile.muls(row, 0.0)\n"
+                             "        id: pl.Tile[[1, 8], pl.UINT32, pl.Mem.Vec] = pl.tile.ci(0, [1, 8], dtype=pl.UINT32)\n"
+                             "        p: pl.Tile[[1, 16], pl.FP32, pl.Mem.Vec] = pl.tile.sort32(z, id)\n"
+                             "        r: pl.Tile[[1, 8], pl.UINT32, pl.Mem.Vec] = pl.tile.gather_mask(p, mask_pattern=2, output_dtype=pl.UINT32)\n",
+                      "pl.UINT32");
+  CHECK(first(ties, 8) == std::vector<double>{0, 1, 2, 3, 4, 5, 6, 7});
+  // Two sorted lists (0..7 with indices 0..7, 0.5..7.5 with 8..15) merged.
+  const std::string two = sorted + "        b: pl.Tile[[1, 8], pl.FP32, pl.Mem.Vec] = pl.tile.adds(row, 0.5)\n"
+                                   "        id8: pl.Tile[[1, 8], pl.UINT32, pl.Mem.Vec] = pl.tile.ci(8, [1, 8], dtype=pl.UINT32)\n"
+                                   "        q: pl.Tile[[1, 16], pl.FP32, pl.Mem.Vec] = pl.tile.sort32(b, id8)\n";
+  auto merged = run_2x8(two + "        tmp: pl.Tile[[1, 32], pl.FP32, pl.Mem.Vec] = pl.tile.create([1, 32], dtype=pl.FP32, target_memory=pl.Mem.Vec)\n"
+                              "        m: pl.Tile[[1, 32], pl.FP32, pl.Mem.Vec] = pl.tile.mrgsort_format2(p, q, tmp)\n"
+                              "        r: pl.Tile[[1, 16], pl.UINT32, pl.Mem.Vec] = pl.tile.gather_mask(m, mask_pattern=2, output_dtype=pl.UINT32)\n",
+                        "pl.UINT32", 16);
+  CHECK(first(merged, 4) == std::vector<double>{15, 7, 14, 6});
+  CHECK(merged[15] == 0.0);
+  // exhausted=True stops when the first list runs out: 0.5 is the last pair written.
+  auto stopped = run_2x8(two + "        tmp: pl.Tile[[1, 32], pl.FP32, pl.Mem.Vec] = pl.tile.create([1, 32], dtype=pl.FP32, target_memory=pl.Mem.Vec)\n"
+                               "        m: pl.Tile[[1, 32], pl.FP32, pl.Mem.Vec] = pl.tile.mrgsort_format2(p, q, tmp, exhausted=True)\n"
+                               "        r: pl.Tile[[1, 16], pl.FP32, pl.Mem.Vec] = pl.tile.gather_mask(m, mask_pattern=1)\n",
+                         "pl.FP32", 16);
+  CHECK(stopped[14] == 0.5);
+  CHECK(stopped[15] == -999.0);
+  // format1: four runs of 8 lanes (4 pairs) merged into one.
+  auto one = run_2x8(two + "        pq: pl.Tile[[1, 32], pl.FP32, pl.Mem.Vec] = pl.tile.concat(p, q)\n"
+                           "        m: pl.Tile[[1, 32], pl.FP32, pl.Mem.Vec] = pl.tile.mrgsort_format1(pq, 8)\n"
+                           "        r: pl.Tile[[1, 16], pl.FP32, pl.Mem.Vec] = pl.tile.gather_mask(m, mask_pattern=1)\n",
+                     "pl.FP32", 16);
+  CHECK(first(one, 4) == std::vector<double>{7.5, 7, 6.5, 6});
+  CHECK(one[15] == 0.0);
 }
 
 namespace {
@@ -615,6 +712,24 @@ TEST_CASE("interp: tensor element-wise ops, reductions, tensor.read and tensor.w
                        "pl.Tensor[[2, 1], pl.FP32]", "pl.TensorLayout.DN") == std::vector<double>{6.0, 7.0});
   CHECK(run_tensor_ops("        r: pl.Scalar[pl.FP32] = pl.tensor.read(x, [0, 1])\n", "pl.Scalar[pl.FP32]",
                        "pl.TensorLayout.DN") == std::vector<double>{2.0});
+}
+
+// Issue 34: tensor.slice reads its window through the source's type into a fresh tensor.
+TEST_CASE("interp: tensor.slice reads its window; drop_dims and valid_shape shape it; a write into it is refused") {
+  CHECK(run_tensor_ops("        r: pl.Tensor[[1, 2], pl.FP32] = pl.tensor.slice(x, [1, 2], [1, 1])\n",
+                       "pl.Tensor[[1, 2], pl.FP32]") == std::vector<double>{5.0, 6.0});
+  CHECK(run_tensor_ops("        r: pl.Tensor[[2], pl.FP32] = pl.tensor.slice(x, [1, 2], [1, 1], [], [0])\n",
+                       "pl.Tensor[[2], pl.FP32]") == std::vector<double>{5.0, 6.0});
+  // Column-major source: [1, 1] and [1, 2] are buffer elements 3 and 5; only [1, 1] is valid.
+  CHECK(run_tensor_ops("        r: pl.Tensor[[1, 2], pl.FP32, pl.TensorView(valid_shape=[1, 1], stride=[], layout=pl.TensorLayout.ND)] = "
+                       "pl.tensor.slice(x, [1, 2], [1, 1], [1, 1])\n",
+                       "pl.Tensor[[1, 2], pl.FP32]", "pl.TensorLayout.DN") == std::vector<double>{3.0, -999.0});
+  // A write into a slice, which upstream's view would pass to the source, refuses to run.
+  CHECK_THROWS_WITH_AS(run_tensor_ops("        s: pl.Tensor[[1, 2], pl.FP32] = pl.tensor.slice(x, [1, 2], [0, 0])\n"
+                       "        w: pl.Tensor[[1, 2], pl.FP32] = pl.tensor.write(s, [0, 0], 50.0)\n"
+                       "        r: pl.Scalar[pl.FP32] = pl.tensor.read(x, [0, 0])\n",
+                       "pl.Scalar[pl.FP32]"),
+                       doctest::Contains("writes into a tensor.slice are not modelled"), interp::RunError);
 }
 
 // Issue 34: a value too large to allocate is refused up front, located, with its size.

@@ -551,12 +551,24 @@ inline ir::Program materialize(const Options& o) {
   // Tensor arithmetic on the caller's side, each operand read through its layout (issue 34):
   // what the kernel returned, or a parameter of the caller.
   if (r.coin()) {
-    const Expr& x = args[static_cast<std::size_t>(r.range(0, static_cast<std::int64_t>(params.size()) - 1))];
-    switch (r.range(0, 3)) {
+    const auto xi = static_cast<std::size_t>(r.range(0, static_cast<std::int64_t>(params.size()) - 1));
+    const Expr& x = args[xi];
+    switch (r.range(0, 4)) {
       case 0: returned.push_back(mainf.let("z", r.coin() ? "tensor.add" : "tensor.maximum", {y, y})); break;
       case 1: returned.push_back(mainf.let("z", r.coin() ? "tensor.muls" : "tensor.subs", {y, ir::make_float(0.5)})); break;
       case 2: returned.push_back(mainf.let("z", r.coin() ? "tensor.row_sum" : "tensor.row_max", {x})); break;
-      default: returned.push_back(mainf.let("z", r.coin() ? "tensor.col_min" : "tensor.col_argmax", {x})); break;
+      case 3: returned.push_back(mainf.let("z", r.coin() ? "tensor.col_min" : "tensor.col_argmax", {x})); break;
+      default: {
+        // A window of the parameter, read through its layout.
+        Dims win, off;
+        for (const auto& d : ir::as<ir::TensorType>(params[xi].second)->shape) {
+          std::int64_t n = ir::const_int(d).value_or(1);
+          win.push_back(r.range(1, n));
+          off.push_back(r.range(0, n - win.back()));
+        }
+        returned.push_back(mainf.let("z", "tensor.slice", {x, tup(win), tup(off)}));
+        break;
+      }
     }
   }
   mainf.ret(returned);

@@ -9,6 +9,7 @@
 // * Reductions and matmuls sum over the valid extent of the reduced axis only.
 // * Windows (load, store, slice, extract, assemble) that run past their container stop the
 //   run with a `cannot_run` error: the program cannot run with those values.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <memory>
@@ -883,6 +884,327 @@ inline Value reinterpret_view(OpCall& c) {
   return TilePtr(std::move(out));
 }
 
+// ---- generators, gathers, scatters, sorts -------------------------------------------------
+
+// The flat (row-major, physical) element `i` of `a`, or a cannot_run error naming the op's
+// index operand: the hardware's out-of-range behaviour is target-defined.
+inline std::size_t flat_slot(const OpCall& c, const Tile& a, double index, const char* what) {
+  auto i = to_i64(index);
+  if (i < 0 || static_cast<std::size_t>(i) >= a.size())
+    c.fail(RunErrorKind::cannot_run, std::string(what) + " " + std::to_string(i) + " is outside the " +
+                                         std::to_string(a.size()) + " elements of " + dims_string(a.shape));
+  return static_cast<std::size_t>(i);
+}
+
+inline void require_2d(const OpCall& c, const Tile& a, const char* what) {
+  if (a.rank() != 2) c.fail(std::string(what) + " must be 2-D, got " + dims_string(a.shape));
+}
+
+// tile.ci(start, shape): the first row counts from `start` over the valid columns, up
+// (start + k) or, with descending=True, down (start - k). The instruction writes no other row.
+inline Value ci(OpCall& c) {
+  const Scalar& start = c.scalar(0);
+  auto out = new_result(c);
+  if (out->rank() == 0) c.fail("the result has no axis");
+  const bool down = c.kw<bool>("descending").value_or(false);
+  const std::int64_t n = std::min<std::int64_t>(out->valid.back(), out->shape.back());
+  for (std::int64_t k = 0; k < n; ++k) {
+    auto i = static_cast<std::size_t>(k);
+    out->data[i] = start.value + static_cast<double>(down ? -k : k);
+    out->defined[i] = start.defined;
+  }
+  return finish(std::move(out));
+}
+
+// tile.tri(diagonal, shape[, valid_shape]): 1 on and below the diagonal shifted right by
+// `diagonal` (np.tril), or on and above it with upper=True (np.triu), 0 elsewhere.
+inline Value tri(OpCall& c) {
+  const Scalar& d = c.scalar(0);
+  auto out = new_result(c);
+  require_2d(c, *out, "the result");
+  const bool upper = c.kw<bool>("upper").value_or(false);
+  const std::int64_t diag = to_i64(d.value);
+  Dims idx(2, 0);
+  for (std::size_t i = 0; i < out->size(); ++i, next_index(idx, out->shape)) {
+    const bool on = upper ? idx[1] >= idx[0] + diag : idx[1] <= idx[0] + diag;
+    out->data[i] = on ? 1.0 : 0.0;
+    out->defined[i] = d.defined;
+  }
+  return finish(std::move(out));
+}
+
+// tile.gather(src, indices, tmp): out[i, j] = src's flat element indices[i, j]; tmp is the
+// instruction's workspace.
+inline Value gather(OpCall& c) {
+  const Tile& src = c.tile(0);
+  const Tile& ix = c.tile(1);
+  auto out = new_result(c);
+  if (out->shape != ix.shape) c.fail("the result " + dims_string(out->shape) + " must have the indices' shape " + dims_string(ix.shape));
+  for (std::size_t i = 0; i < out->size(); ++i) {
+    if (!ix.defined[i]) continue;
+    std::size_t s = flat_slot(c, src, ix.data[i], "index");
+    out->data[i] = src.data[s];
+    out->defined[i] = src.defined[s];
+  }
+  return finish(std::move(out));
+}
+
+// The columns a gather_mask / scatter_mask pattern marks: every `stride`-th from `phase`.
+struct MaskPattern {
+  std::int64_t stride = 1, phase = 0;
+};
+inline MaskPattern mask_pattern(const OpCall& c) {
+  switch (c.kw<std::int64_t>("mask_pattern").value_or(0)) {
+    case 1: return {2, 0};  // P0101
+    case 2: return {2, 1};  // P1010
+    case 3: return {4, 0};  // P0001
+    case 4: return {4, 1};  // P0010
+    case 5: return {4, 2};  // P0100
+    case 6: return {4, 3};  // P1000
+    case 7: return {1, 0};  // P1111
+    default: c.fail("mask_pattern must be 1..7");
+  }
+}
+
+// Element `v` of dtype `from` as the dtype `to` of the same width reads its bits.
+inline double same_bits(double v, DataType from, DataType to) {
+  return from == to ? v : decode_bits(encode_bits(v, from), to);
+}
+
+// tile.gather_mask(src, mask_pattern): each row's marked columns, in order; output_dtype
+// (of src's width) reads their bits.
+inline Value gather_mask(OpCall& c) {
+  const Tile& src = c.tile(0);
+  require_2d(c, src, "src");
+  auto out = new_result(c);
+  require_2d(c, *out, "the result");
+  const MaskPattern m = mask_pattern(c);
+  if (ir::storage_bits(src.dtype) != ir::storage_bits(out->dtype))
+    c.fail("output_dtype " + std::string(ir::name_of(out->dtype)) + " must have the width of " + std::string(ir::name_of(src.dtype)));
+  Dims idx(2, 0);
+  for (std::size_t i = 0; i < out->size(); ++i, next_index(idx, out->shape)) {
+    std::int64_t col = m.stride * idx[1] + m.phase;
+    if (idx[0] >= src.shape[0] || col >= src.shape[1]) continue;
+    auto s = static_cast<std::size_t>(idx[0] * src.shape[1] + col);
+    out->data[i] = same_bits(src.data[s], src.dtype, out->dtype);
+    out->defined[i] = src.defined[s];
+  }
+  Interpreter::mask_to_valid(*out);
+  return TilePtr(std::move(out));
+}
+
+// A destination-passing op's result: the destination's elements under the result's type.
+inline std::shared_ptr<Tile> copy_of_destination(OpCall& c, const Tile& dst) {
+  auto out = new_result(c);
+  if (out->shape != dst.shape) c.fail("the result " + dims_string(out->shape) + " must have the destination's shape " + dims_string(dst.shape));
+  out->data = dst.data;
+  out->defined = dst.defined;
+  return out;
+}
+
+// tile.scatter(dst, src, indexes): dst's flat element indexes[i, j] becomes src[i, j], for
+// src's valid elements in row-major order (a later write wins); other elements keep dst's.
+inline Value scatter(OpCall& c) {
+  const Tile& dst = c.tile(0);
+  const Tile& src = c.tile(1);
+  const Tile& ix = c.tile(2);
+  if (ix.shape != src.shape) c.fail("indexes " + dims_string(ix.shape) + " must have src's shape " + dims_string(src.shape));
+  auto out = copy_of_destination(c, dst);
+  Dims idx(src.rank(), 0);
+  if (element_count(src.valid) > 0) do {
+      auto i = static_cast<std::size_t>(linear(idx, src.shape));
+      if (!ix.defined[i]) c.fail(RunErrorKind::cannot_run, "index " + dims_string(idx) + " of indexes is undefined");
+      std::size_t d = flat_slot(c, dst, ix.data[i], "index");
+      out->data[d] = src.data[i];
+      out->defined[d] = src.defined[i];
+    } while (next_index(idx, src.valid));
+  return finish(std::move(out));
+}
+
+// tile.scatter_mask(dst, src, mask_pattern): the k-th marked column of each dst row becomes
+// src[row, k]; unmarked columns keep dst's elements.
+inline Value scatter_mask(OpCall& c) {
+  const Tile& dst = c.tile(0);
+  const Tile& src = c.tile(1);
+  require_2d(c, dst, "dst");
+  require_2d(c, src, "src");
+  const MaskPattern m = mask_pattern(c);
+  if (src.shape[0] != dst.shape[0] || src.shape[1] * m.stride != dst.shape[1])
+    c.fail("dst " + dims_string(dst.shape) + " must have src's rows and " + std::to_string(m.stride) + " times its columns " +
+           dims_string(src.shape));
+  auto out = copy_of_destination(c, dst);
+  Dims idx(2, 0);
+  for (std::size_t i = 0; i < src.size(); ++i, next_index(idx, src.shape)) {
+    auto d = static_cast<std::size_t>(idx[0] * dst.shape[1] + m.stride * idx[1] + m.phase);
+    out->data[d] = src.data[i];
+    out->defined[d] = src.defined[i];
+  }
+  return finish(std::move(out));
+}
+
+// tile.scatter_update(input, index, src, dim=-2) on 2-D tiles: input row index.flat[k]
+// becomes src row k, in index order (a later write wins); other rows keep input's.
+inline Value scatter_update(OpCall& c) {
+  const Tile& in = c.tile(0);
+  const Tile& ix = c.tile(1);
+  const Tile& src = c.tile(2);
+  if (in.rank() != 2) c.fail(RunErrorKind::unsupported, "scatter_update of a rank-" + std::to_string(in.rank()) + " input is not modelled");
+  require_2d(c, src, "src");
+  if (c.kw<std::int64_t>("dim").value_or(-2) != -2) c.fail("dim must be -2");
+  if (static_cast<std::int64_t>(ix.size()) != src.shape[0] || src.shape[1] != in.shape[1])
+    c.fail("src " + dims_string(src.shape) + " must hold one row of " + std::to_string(in.shape[1]) + " per index of " +
+           dims_string(ix.shape));
+  auto out = copy_of_destination(c, in);
+  for (std::size_t k = 0; k < ix.size(); ++k) {
+    if (!ix.defined[k]) c.fail(RunErrorKind::cannot_run, "index " + std::to_string(k) + " of index is undefined");
+    std::int64_t row = to_i64(ix.data[k]);
+    if (row < 0 || row >= in.shape[0])
+      c.fail(RunErrorKind::cannot_run, "row " + std::to_string(row) + " is outside the input " + dims_string(in.shape));
+    for (std::int64_t j = 0; j < in.shape[1]; ++j) {
+      auto d = static_cast<std::size_t>(row * in.shape[1] + j), s = static_cast<std::size_t>(static_cast<std::int64_t>(k) * in.shape[1] + j);
+      out->data[d] = src.data[s];
+      out->defined[d] = src.defined[s];
+    }
+  }
+  return finish(std::move(out));
+}
+
+// A (value, index) pair of the sort instructions' 8-byte structs; on FP32 tiles the index
+// travels as the raw bits of a UINT32 in the odd lane.
+struct SortPair {
+  double value = 0.0;
+  double index_bits = 0.0;  // the odd lane's element, bits of the index
+  bool defined = true;
+};
+
+inline void require_fp32_pairs(const OpCall& c, DataType dt) {
+  if (dt != DataType::FP32)
+    c.fail(RunErrorKind::unsupported, "sorting " + std::string(ir::name_of(dt)) + " tiles is not modelled (FP32 only)");
+}
+
+// Descending by value; an equal value keeps the earlier pair first.
+inline bool sorts_before(const SortPair& a, const SortPair& b) { return a.value > b.value; }
+
+// tile.sort32(src, idx): each row's valid columns in blocks of 32, each block sorted
+// descending (ties: the earlier element first) into (value, idx bits) pairs.
+inline Value sort32(OpCall& c) {
+  const Tile& src = c.tile(0);
+  const Tile& ix = c.tile(1);
+  require_2d(c, src, "src");
+  require_fp32_pairs(c, src.dtype);
+  if (ix.shape != src.shape) c.fail("idx " + dims_string(ix.shape) + " must have src's shape " + dims_string(src.shape));
+  auto out = new_result(c);
+  require_2d(c, *out, "the result");
+  if (out->shape[0] < src.shape[0] || out->shape[1] < 2 * src.shape[1])
+    c.fail("the result " + dims_string(out->shape) + " must hold two lanes per element of " + dims_string(src.shape));
+  std::vector<SortPair> block;
+  for (std::int64_t r = 0; r < src.valid[0]; ++r) {
+    for (std::int64_t b = 0; b < src.valid[1]; b += 32) {
+      block.clear();
+      for (std::int64_t j = b; j < std::min<std::int64_t>(b + 32, src.valid[1]); ++j) {
+        auto s = static_cast<std::size_t>(r * src.shape[1] + j);
+        block.push_back({src.data[s], same_bits(ix.data[s], ix.dtype, DataType::FP32), src.defined[s] && ix.defined[s]});
+      }
+      std::stable_sort(block.begin(), block.end(), sorts_before);
+      for (std::size_t k = 0; k < block.size(); ++k) {
+        auto o = static_cast<std::size_t>(r * out->shape[1] + 2 * (b + static_cast<std::int64_t>(k)));
+        out->data[o] = block[k].value;
+        out->data[o + 1] = block[k].index_bits;
+        out->defined[o] = out->defined[o + 1] = block[k].defined;
+      }
+    }
+  }
+  Interpreter::mask_to_valid(*out);
+  return TilePtr(std::move(out));
+}
+
+// The pairs of row 0 of a pair tile, columns [from, to) (two lanes each).
+inline std::vector<SortPair> pairs_of(const Tile& t, std::int64_t from, std::int64_t to) {
+  std::vector<SortPair> p;
+  for (std::int64_t j = from; j + 1 < to; j += 2) {
+    auto s = static_cast<std::size_t>(j);
+    p.push_back({t.data[s], t.data[s + 1], t.defined[s] && t.defined[s + 1]});
+  }
+  return p;
+}
+
+// Merges descending runs: the larger head first, the earlier run on a tie. With
+// `stop_at_first_empty`, output stops once any run is used up; it never exceeds `limit` pairs.
+inline std::vector<SortPair> merge_runs(const std::vector<std::vector<SortPair>>& runs, std::size_t limit,
+                                        bool stop_at_first_empty) {
+  std::vector<std::size_t> head(runs.size(), 0);
+  std::vector<SortPair> merged;
+  while (merged.size() < limit) {
+    std::size_t best = runs.size();
+    bool any_empty = false;
+    for (std::size_t k = 0; k < runs.size(); ++k) {
+      if (head[k] == runs[k].size()) {
+        any_empty = true;
+        continue;
+      }
+      if (best == runs.size() || sorts_before(runs[k][head[k]], runs[best][head[best]])) best = k;
+    }
+    if (best == runs.size() || (stop_at_first_empty && any_empty)) break;
+    merged.push_back(runs[best][head[best]++]);
+  }
+  return merged;
+}
+
+inline void require_pair_row(const OpCall& c, const Tile& t, const char* what) {
+  require_2d(c, t, what);
+  require_fp32_pairs(c, t.dtype);
+  if (t.shape[0] != 1) c.fail(std::string(what) + " must be one row, got " + dims_string(t.shape));
+}
+
+// tile.mrgsort_format1(src, block_len): each group of four consecutive runs of block_len
+// lanes is merged into one descending run in place; a tail short of a whole group is not
+// written.
+inline Value mrgsort_format1(OpCall& c) {
+  const Tile& src = c.tile(0);
+  require_pair_row(c, src, "src");
+  const std::int64_t len = c.index(1);
+  if (len <= 0 || len % 2) c.fail("block_len " + std::to_string(len) + " must be a positive even number of lanes");
+  auto out = new_result(c);
+  if (out->shape != src.shape) c.fail("the result must have src's shape " + dims_string(src.shape));
+  const std::int64_t n = src.valid[1];
+  for (std::int64_t g = 0; g + 4 * len <= n; g += 4 * len) {
+    std::vector<std::vector<SortPair>> runs;
+    for (std::int64_t k = 0; k < 4; ++k) runs.push_back(pairs_of(src, g + k * len, g + (k + 1) * len));
+    auto merged = merge_runs(runs, static_cast<std::size_t>(2 * len), false);
+    for (std::size_t k = 0; k < merged.size(); ++k) {
+      auto o = static_cast<std::size_t>(g) + 2 * k;
+      out->data[o] = merged[k].value;
+      out->data[o + 1] = merged[k].index_bits;
+      out->defined[o] = out->defined[o + 1] = merged[k].defined;
+    }
+  }
+  Interpreter::mask_to_valid(*out);
+  return TilePtr(std::move(out));
+}
+
+// tile.mrgsort_format2(src0, src1[, src2[, src3]], tmp): the sorted lists merged into a
+// result of tmp's size, until it is full or the lists run out (exhausted=True: until one does).
+inline Value mrgsort_format2(OpCall& c) {
+  const std::size_t lists = c.args.size() - 1;
+  if (lists < 2 || lists > 4) c.fail("expects 2 to 4 lists and tmp");
+  std::vector<std::vector<SortPair>> runs;
+  for (std::size_t k = 0; k < lists; ++k) {
+    const Tile& t = c.tile(k);
+    require_pair_row(c, t, "each list");
+    runs.push_back(pairs_of(t, 0, t.valid[1]));
+  }
+  auto out = new_result(c);
+  require_pair_row(c, *out, "the result");
+  auto merged = merge_runs(runs, static_cast<std::size_t>(out->shape[1] / 2), c.kw<bool>("exhausted").value_or(false));
+  for (std::size_t k = 0; k < merged.size(); ++k) {
+    out->data[2 * k] = merged[k].value;
+    out->data[2 * k + 1] = merged[k].index_bits;
+    out->defined[2 * k] = out->defined[2 * k + 1] = merged[k].defined;
+  }
+  Interpreter::mask_to_valid(*out);
+  return TilePtr(std::move(out));
+}
+
 // ---- tensors: load and store -------------------------------------------------------------
 
 inline void check_address(const OpCall& c, const Buffer& b, std::int64_t addr) {
@@ -933,6 +1255,14 @@ inline Value load(OpCall& c) {
   return finish(std::move(out));
 }
 
+// A write into a tensor.slice is a write into its source; the interpreter holds a slice as a
+// copy, so it cannot run one.
+inline void check_writable(const OpCall& c, const Buffer& b) {
+  if (b.slice_copy)
+    c.fail(RunErrorKind::unsupported,
+           "writes into a tensor.slice are not modelled: the interpreter reads a slice as a copy of its window");
+}
+
 // tile.store(tile, offsets, tensor[, shapes]) writes the tile's valid region.
 // * 4 operands: the tile's rows (row-major over its leading axes) fill the partition window
 //   `shapes` at `offsets` row-major, its columns the window's last axis.
@@ -953,6 +1283,7 @@ inline Value store(OpCall& c) {
   }
   bool atomic = c.kw<std::int64_t>("atomic").value_or(0) == 1;
   Buffer& buf = *dst.buffer;
+  check_writable(c, buf);
   if (t.rank() == 0 || n == 0) c.fail(RunErrorKind::unsupported, "rank-0 stores are not modelled");
   std::size_t undefined_into_valid = 0;
   Dims lead_t(t.shape.begin(), t.shape.end() - 1);
@@ -1206,6 +1537,7 @@ inline Value tensor_read(OpCall& c) {
 }
 inline Value tensor_write(OpCall& c) {
   const TensorRef& t = c.tensor(0);
+  check_writable(c, *t.buffer);
   const std::size_t at = tensor_element_address(c);
   const Scalar& v = c.scalar(2);
   t.buffer->data[at] = v.defined ? store_rounded(v.value, t.buffer->dtype) : 0.0;
@@ -1213,17 +1545,54 @@ inline Value tensor_write(OpCall& c) {
   return t;
 }
 
+// tensor.slice(input, shape, offset[, valid_shape, drop_dims]): the window's elements, read
+// through the source's type, in a fresh tensor laid out by the result's type. The result's
+// type spells packed strides of its own shape (MaterializeTensorStrides fills them so), not
+// the source's, so the slice is held as a copy, and a write into it refuses to run
+// (check_writable): upstream's slice is a view, whose writes reach the source.
+// Dropped axes have extent 1, so the row-major order of the window is the result's.
+inline Value tensor_slice(OpCall& c) {
+  const Tile a = tensor_elements(c, 0);
+  const Dims window = c.dims(1), offset = c.dims(2);
+  if (window.size() != a.rank() || offset.size() != a.rank())
+    c.fail("shape " + dims_string(window) + " and offset " + dims_string(offset) + " must have the source's rank " +
+           std::to_string(a.rank()));
+  Tile out = tensor_result_tile(c);
+  if (element_count(window) != element_count(out.shape))
+    c.fail("the window " + dims_string(window) + " and the result " + dims_string(out.shape) + " differ in size");
+  Dims idx(window.size(), 0), at(window.size(), 0), out_idx(out.rank(), 0);
+  for (std::size_t i = 0; i < out.size(); ++i, next_index(idx, window), next_index(out_idx, out.shape)) {
+    bool valid = true;
+    for (std::size_t k = 0; k < out.rank(); ++k) valid = valid && out_idx[k] < out.valid[k];
+    if (!valid) continue;
+    for (std::size_t k = 0; k < idx.size(); ++k) {
+      at[k] = offset[k] + idx[k];
+      if (at[k] < 0 || at[k] >= a.shape[k])
+        c.fail(RunErrorKind::cannot_run, "the valid window " + dims_string(out.valid) + " at " + dims_string(offset) +
+                                             " runs past the source " + dims_string(a.shape));
+    }
+    auto j = static_cast<std::size_t>(linear(at, a.shape));
+    out.data[i] = a.data[j];
+    out.defined[i] = a.defined[j];
+  }
+  Value v = tensor_from_tile(c, out);
+  std::get<TensorRef>(v.v).buffer->slice_copy = true;
+  return v;
+}
+
 // ---- arrays ------------------------------------------------------------------------------
 
-// An array (array.create) is held as a rank-1 tile of its extent. Its elements are undefined
-// until written, so a read before a write is reported rather than read as zero.
-// array.update_element returns a new array: the IR's arrays are values.
+// An array (array.create) is held as a rank-1 tile of its extent, zero-filled as upstream's
+// orchestration code declares it (`T a[N] = {0}`). array.update_element returns a new
+// array: the IR's arrays are values.
 inline Value array_create(OpCall& c) {
   const auto* at = ir::as<ir::ArrayType>(c.expr->type);
   if (!at) c.fail("the result is not an array");
   if (!is_modelled(at->dtype)) c.fail(RunErrorKind::unsupported, "dtype " + std::string(ir::name_of(at->dtype)) + " is not modelled");
   if (at->extent < 0) c.fail("the extent " + std::to_string(at->extent) + " is negative");
-  return TilePtr(std::make_shared<Tile>(at->dtype, Dims{at->extent}, Dims{at->extent}));
+  auto a = std::make_shared<Tile>(at->dtype, Dims{at->extent}, Dims{at->extent});
+  std::fill(a->defined.begin(), a->defined.end(), std::uint8_t{1});
+  return TilePtr(std::move(a));
 }
 
 inline std::size_t array_slot(OpCall& c, const Tile& a) {
@@ -1375,6 +1744,7 @@ inline void register_ops(OpTable& t) {
   t.add("tensor.create", tensor_create);
   t.add("tensor.full", tensor_create);
   t.add("tensor.read", tensor_read);
+  t.add("tensor.slice", tensor_slice);
   t.add("tensor.write", tensor_write);
   t.add("tensor.add", tensor_binary<f_add>);
   t.add("tensor.sub", tensor_binary<f_sub>);
@@ -1402,6 +1772,16 @@ inline void register_ops(OpTable& t) {
                         "system.sync_set", "system.sync_wait", "system.syncall", "system.fence",
                         "system.cacheinvalid", "system.set_ffts"})
     t.add(n, nothing);
+  t.add("tile.ci", ci);
+  t.add("tile.tri", tri);
+  t.add("tile.gather", gather);
+  t.add("tile.gather_mask", gather_mask);
+  t.add("tile.scatter", scatter);
+  t.add("tile.scatter_mask", scatter_mask);
+  t.add("tile.scatter_update", scatter_update);
+  t.add("tile.sort32", sort32);
+  t.add("tile.mrgsort_format1", mrgsort_format1);
+  t.add("tile.mrgsort_format2", mrgsort_format2);
   t.add("array.create", array_create);
   t.add("array.get_element", array_get);
   t.add("array.update_element", array_update);

@@ -69,6 +69,9 @@ using TilePtr = std::shared_ptr<const Tile>;
 struct Buffer {
   std::string name;
   DataType dtype = DataType::FP32;
+  // A tensor.slice's copy of its window (tile_ops.hpp): a write into it would not reach the
+  // source it views, so writes refuse to run rather than compute the wrong thing.
+  bool slice_copy = false;
   std::vector<double> data;
   std::vector<std::uint8_t> defined;
 };
