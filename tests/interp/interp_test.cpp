@@ -732,6 +732,32 @@ TEST_CASE("interp: tensor.slice reads its window; drop_dims and valid_shape shap
                        doctest::Contains("writes into a tensor.slice are not modelled"), interp::RunError);
 }
 
+// Issue 34: tensor.exp/cast/transpose run as their tile counterparts on the elements read
+// through each operand's type; tensor.matmul and tensor.assemble (in place, as upstream's
+// result keeps the target's memory).
+TEST_CASE("interp: tensor.exp, cast, transpose, matmul and assemble") {
+  auto e = run_tensor_ops("        r: pl.Tensor[[2, 4], pl.FP32] = pl.tensor.exp(x)\n", "pl.Tensor[[2, 4], pl.FP32]");
+  CHECK(e[1] == doctest::Approx(std::exp(1.0)).epsilon(1e-6));
+  // 0, 0.5, 1, 1.5, … rounded half away from zero (mode 2).
+  CHECK(run_tensor_ops("        h: pl.Tensor[[2, 4], pl.FP32] = pl.tensor.muls(x, 0.5)\n"
+                       "        r: pl.Tensor[[2, 4], pl.INT32] = pl.tensor.cast(h, target_type=pl.INT32, mode=2)\n",
+                       "pl.Tensor[[2, 4], pl.INT32]") == std::vector<double>{0, 1, 1, 2, 2, 3, 3, 4});
+  CHECK(run_tensor_ops("        r: pl.Tensor[[4, 2], pl.FP32] = pl.tensor.transpose(x, 0, 1)\n", "pl.Tensor[[4, 2], pl.FP32]") ==
+        std::vector<double>{0, 4, 1, 5, 2, 6, 3, 7});
+  // x times its transpose.
+  CHECK(run_tensor_ops("        r: pl.Tensor[[2, 2], pl.FP32] = pl.tensor.matmul(x, x, b_trans=True)\n",
+                       "pl.Tensor[[2, 2], pl.FP32]") == std::vector<double>{14, 38, 38, 126});
+  // [1, 2] written at [1, 2] of zeros; added at [0, 0] of x.
+  CHECK(run_tensor_ops("        y: pl.Tensor[[2, 4], pl.FP32] = pl.tensor.muls(x, 0.0)\n"
+                       "        s: pl.Tensor[[1, 2], pl.FP32] = pl.tensor.slice(x, [1, 2], [0, 1])\n"
+                       "        r: pl.Tensor[[2, 4], pl.FP32] = pl.tensor.assemble(y, s, [1, 2])\n",
+                       "pl.Tensor[[2, 4], pl.FP32]") == std::vector<double>{0, 0, 0, 0, 0, 0, 1, 2});
+  CHECK(run_tensor_ops("        y: pl.Tensor[[2, 4], pl.FP32] = pl.tensor.muls(x, 1.0)\n"
+                       "        s: pl.Tensor[[1, 2], pl.FP32] = pl.tensor.slice(x, [1, 2], [0, 1])\n"
+                       "        r: pl.Tensor[[2, 4], pl.FP32] = pl.tensor.assemble(y, s, [0, 0], atomic=1)\n",
+                       "pl.Tensor[[2, 4], pl.FP32]") == std::vector<double>{1, 3, 2, 3, 4, 5, 6, 7});
+}
+
 // Issue 34: a value too large to allocate is refused up front, located, with its size.
 TEST_CASE("interp: a tensor beyond the allocation budget is refused, located, before anything runs") {
   auto big = program(kIncore + R"(    def kernel(x: pl.Tensor[[8192, 8192], pl.FP32], out_0: pl.Out[pl.Tensor[[2, 8], pl.FP32]]) -> pl.Tensor[[2, 8], pl.FP32]:

@@ -615,7 +615,15 @@ inline Dims OpCall::dims(std::size_t i) const {
   }
   return out;
 }
-inline TileInfo OpCall::result_tile() const { return interp.tile_info(expr->type, expr->span); }
+// A tensor result reads as the tile of its elements, so a tensor op can reuse its tile
+// counterpart (tile_ops.hpp, on_tensors).
+inline TileInfo OpCall::result_tile() const {
+  if (ir::as<ir::TensorType>(expr->type)) {
+    TensorAccess a = interp.tensor_access(expr->type, expr->span);
+    return TileInfo{a.dtype, std::move(a.shape), std::move(a.valid)};
+  }
+  return interp.tile_info(expr->type, expr->span);
+}
 inline TensorAccess OpCall::access(std::size_t i) const {
   return interp.tensor_access(call.args.at(i)->type, expr->span);
 }

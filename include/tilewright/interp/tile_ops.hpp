@@ -1580,6 +1580,91 @@ inline Value tensor_slice(OpCall& c) {
   return v;
 }
 
+// A tensor op computed by its tile counterpart: each tensor operand read into a tile through
+// its type, the result tile written into a fresh buffer laid out by the call's type
+// (tensor.exp, tensor.cast, tensor.transpose).
+template <OpHandler TileOp>
+Value on_tensors(OpCall& c) {
+  OpCall as_tiles{c.interp, c.call, c.expr, c.args, c.name};
+  for (std::size_t i = 0; i < c.args.size(); ++i)
+    if (c.args[i].tensor()) as_tiles.args[i] = TilePtr(std::make_shared<Tile>(tensor_elements(c, i)));
+  Value r = TileOp(as_tiles);
+  const Tile* t = r.tile();
+  if (!t) c.fail("the result is not a tensor");
+  return tensor_from_tile(c, *t);
+}
+
+// tensor.matmul(lhs, rhs): 2-D operands, `a_trans` / `b_trans` transposing them first; the
+// sum runs over the valid extent of the inner axis and is rounded once to the result dtype.
+inline Value tensor_matmul(OpCall& c) {
+  const Tile a = tensor_elements(c, 0), b = tensor_elements(c, 1);
+  if (a.rank() != 2 || b.rank() != 2)
+    c.fail(RunErrorKind::unsupported, "tensor.matmul of " + dims_string(a.shape) + " and " + dims_string(b.shape) +
+                                          " is not modelled (2-D operands only)");
+  const bool ta = c.kw<bool>("a_trans").value_or(false), tb = c.kw<bool>("b_trans").value_or(false);
+  // Element (i, j) of an operand after its optional transpose, with its extents.
+  auto at = [](const Tile& t, bool trans, std::int64_t i, std::int64_t j) {
+    return static_cast<std::size_t>(trans ? j * t.shape[1] + i : i * t.shape[1] + j);
+  };
+  const std::int64_t m = ta ? a.shape[1] : a.shape[0], k = ta ? a.shape[0] : a.shape[1];
+  const std::int64_t kb = tb ? b.shape[1] : b.shape[0], n = tb ? b.shape[0] : b.shape[1];
+  const std::int64_t kv = std::min(ta ? a.valid[0] : a.valid[1], tb ? b.valid[1] : b.valid[0]);
+  if (k != kb) c.fail("inner dims differ: " + dims_string(a.shape) + " x " + dims_string(b.shape));
+  Tile out = tensor_result_tile(c);
+  if (out.shape != Dims{m, n}) c.fail("the result " + dims_string(out.shape) + " must be [" + std::to_string(m) + ", " + std::to_string(n) + "]");
+  for (std::int64_t i = 0; i < m; ++i)
+    for (std::int64_t j = 0; j < n; ++j) {
+      double sum = 0.0;
+      bool defined = true;
+      for (std::int64_t p = 0; p < kv; ++p) {
+        std::size_t x = at(a, ta, i, p), y = at(b, tb, p, j);
+        defined = defined && a.defined[x] && b.defined[y];
+        sum += a.data[x] * b.data[y];
+      }
+      auto o = static_cast<std::size_t>(i * n + j);
+      out.data[o] = sum;
+      out.defined[o] = defined;
+    }
+  return tensor_from_tile(c, out);
+}
+
+// tensor.assemble(target, source, offset[, atomic=1]): the source's valid elements written
+// into the target at `offset` (added with atomic=1), in place, as upstream's result keeps the
+// target's memory; a lower-rank source lines up with the target's last axes.
+inline Value tensor_assemble(OpCall& c) {
+  const TensorRef& dst = c.tensor(0);
+  check_writable(c, *dst.buffer);
+  const TensorAccess acc = c.access(0);
+  const Tile src = tensor_elements(c, 1);
+  const Dims off = c.dims(2);
+  const std::size_t n = acc.shape.size();
+  if (off.size() != n || src.rank() > n)
+    c.fail("offset " + dims_string(off) + " must have the target's rank " + std::to_string(n) + ", and the source " +
+           dims_string(src.shape) + " at most that");
+  const bool add = c.kw<std::int64_t>("atomic").value_or(0) == 1;
+  Buffer& buf = *dst.buffer;
+  if (element_count(src.valid) == 0) return dst;
+  Dims idx(src.rank(), 0);
+  do {
+    std::int64_t addr = 0;
+    for (std::size_t k = 0; k < n; ++k) {
+      const std::size_t lead = n - src.rank();
+      std::int64_t p = off[k] + (k < lead ? 0 : idx[k - lead]);
+      if (p < 0 || p >= acc.shape[k])
+        c.fail(RunErrorKind::cannot_run, "the source " + dims_string(src.valid) + " at " + dims_string(off) +
+                                             " runs past the target " + dims_string(acc.shape));
+      addr += p * acc.strides[k];
+    }
+    check_address(c, buf, addr);
+    auto s = static_cast<std::size_t>(linear(idx, src.shape));
+    auto d = static_cast<std::size_t>(addr);
+    const bool def = src.defined[s] && (!add || buf.defined[d]);
+    buf.data[d] = def ? store_rounded(add ? buf.data[d] + src.data[s] : src.data[s], buf.dtype) : 0.0;
+    buf.defined[d] = def;
+  } while (next_index(idx, src.valid));
+  return dst;
+}
+
 // ---- arrays ------------------------------------------------------------------------------
 
 // An array (array.create) is held as a rank-1 tile of its extent, zero-filled as upstream's
@@ -1745,6 +1830,11 @@ inline void register_ops(OpTable& t) {
   t.add("tensor.full", tensor_create);
   t.add("tensor.read", tensor_read);
   t.add("tensor.slice", tensor_slice);
+  t.add("tensor.exp", on_tensors<unary<f_exp>>);
+  t.add("tensor.cast", on_tensors<cast>);
+  t.add("tensor.transpose", on_tensors<transpose>);
+  t.add("tensor.matmul", tensor_matmul);
+  t.add("tensor.assemble", tensor_assemble);
   t.add("tensor.write", tensor_write);
   t.add("tensor.add", tensor_binary<f_add>);
   t.add("tensor.sub", tensor_binary<f_sub>);
