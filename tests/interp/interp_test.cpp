@@ -639,17 +639,19 @@ TEST_CASE("interp: tile.sort32 sorts blocks into (value, index) pairs; mrgsort_f
   const std::string two = sorted + "        b: pl.Tile[[1, 8], pl.FP32, pl.Mem.Vec] = pl.tile.adds(row, 0.5)\n"
                                    "        id8: pl.Tile[[1, 8], pl.UINT32, pl.Mem.Vec] = pl.tile.ci(8, [1, 8], dtype=pl.UINT32)\n"
                                    "        q: pl.Tile[[1, 16], pl.FP32, pl.Mem.Vec] = pl.tile.sort32(b, id8)\n";
-  auto merged = run_2x8(two + "        tmp: pl.Tile[[1, 32], pl.FP32, pl.Mem.Vec] = pl.tile.create([1, 32], dtype=pl.FP32, target_memory=pl.Mem.Vec)\n"
-                              "        m: pl.Tile[[1, 32], pl.FP32, pl.Mem.Vec] = pl.tile.mrgsort_format2(p, q, tmp)\n"
-                              "        r: pl.Tile[[1, 16], pl.UINT32, pl.Mem.Vec] = pl.tile.gather_mask(m, mask_pattern=2, output_dtype=pl.UINT32)\n",
-                        "pl.UINT32", 16);
+  // Merges p and q (mrgsort_format2 kwargs `kw`) and reads lanes of pattern `mask` as `dt`.
+  auto merge2 = [&](const std::string& kw, int mask, const std::string& dt) {
+    return run_2x8(two + "        tmp: pl.Tile[[1, 32], pl.FP32, pl.Mem.Vec] = pl.tile.create([1, 32], dtype=pl.FP32, target_memory=pl.Mem.Vec)\n"
+                         "        m: pl.Tile[[1, 32], pl.FP32, pl.Mem.Vec] = pl.tile.mrgsort_format2(p, q, tmp" + kw + ")\n"
+                         "        r: pl.Tile[[1, 16], " + dt + ", pl.Mem.Vec] = pl.tile.gather_mask(m, mask_pattern=" + std::to_string(mask) +
+                       (dt == "pl.FP32" ? "" : ", output_dtype=" + dt) + ")\n",
+                   dt, 16);
+  };
+  auto merged = merge2("", 2, "pl.UINT32");
   CHECK(first(merged, 4) == std::vector<double>{15, 7, 14, 6});
   CHECK(merged[15] == 0.0);
   // exhausted=True stops when the first list runs out: 0.5 is the last pair written.
-  auto stopped = run_2x8(two + "        tmp: pl.Tile[[1, 32], pl.FP32, pl.Mem.Vec] = pl.tile.create([1, 32], dtype=pl.FP32, target_memory=pl.Mem.Vec)\n"
-                               "        m: pl.Tile[[1, 32], pl.FP32, pl.Mem.Vec] = pl.tile.mrgsort_format2(p, q, tmp, exhausted=True)\n"
-                               "        r: pl.Tile[[1, 16], pl.FP32, pl.Mem.Vec] = pl.tile.gather_mask(m, mask_pattern=1)\n",
-                         "pl.FP32", 16);
+  auto stopped = merge2(", exhausted=True", 1, "pl.FP32");
   CHECK(stopped[14] == 0.5);
   CHECK(stopped[15] == -999.0);
   // format1: four runs of 8 lanes (4 pairs) merged into one.
