@@ -907,7 +907,7 @@ inline Value ci(OpCall& c) {
   auto out = new_result(c);
   if (out->rank() == 0) c.fail("the result has no axis");
   const bool down = c.kw<bool>("descending").value_or(false);
-  const std::int64_t n = std::min<std::int64_t>(out->valid.back(), out->shape.back());
+  const std::int64_t n = std::min<std::int64_t>({out->valid.back(), out->shape.back(), static_cast<std::int64_t>(out->size())});
   for (std::int64_t k = 0; k < n; ++k) {
     auto i = static_cast<std::size_t>(k);
     out->data[i] = start.value + static_cast<double>(down ? -k : k);
@@ -923,7 +923,9 @@ inline Value tri(OpCall& c) {
   auto out = new_result(c);
   require_2d(c, *out, "the result");
   const bool upper = c.kw<bool>("upper").value_or(false);
-  const std::int64_t diag = to_i64(d.value);
+  // Beyond ±2^40 the diagonal misses every tile the budget allows; clamping keeps the
+  // comparison below free of overflow.
+  const std::int64_t diag = std::clamp<std::int64_t>(to_i64(d.value), -(std::int64_t{1} << 40), std::int64_t{1} << 40);
   Dims idx(2, 0);
   for (std::size_t i = 0; i < out->size(); ++i, next_index(idx, out->shape)) {
     const bool on = upper ? idx[1] >= idx[0] + diag : idx[1] <= idx[0] + diag;
@@ -1167,7 +1169,7 @@ inline Value mrgsort_format1(OpCall& c) {
   auto out = new_result(c);
   if (out->shape != src.shape) c.fail("the result must have src's shape " + dims_string(src.shape));
   const std::int64_t n = src.valid[1];
-  for (std::int64_t g = 0; g + 4 * len <= n; g += 4 * len) {
+  for (std::int64_t g = 0; len <= n / 4 && g <= n - 4 * len; g += 4 * len) {
     std::vector<std::vector<SortPair>> runs;
     for (std::int64_t k = 0; k < 4; ++k) runs.push_back(pairs_of(src, g + k * len, g + (k + 1) * len));
     auto merged = merge_runs(runs, static_cast<std::size_t>(2 * len), false);
@@ -1675,6 +1677,7 @@ inline Value array_create(OpCall& c) {
   if (!at) c.fail("the result is not an array");
   if (!is_modelled(at->dtype)) c.fail(RunErrorKind::unsupported, "dtype " + std::string(ir::name_of(at->dtype)) + " is not modelled");
   if (at->extent < 0) c.fail("the extent " + std::to_string(at->extent) + " is negative");
+  run_allocation(at->extent, "the array of " + std::to_string(at->extent), c.expr->span);
   auto a = std::make_shared<Tile>(at->dtype, Dims{at->extent}, Dims{at->extent});
   std::fill(a->defined.begin(), a->defined.end(), std::uint8_t{1});
   return TilePtr(std::move(a));
