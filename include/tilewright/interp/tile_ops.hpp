@@ -1079,6 +1079,13 @@ struct SortPair {
   bool defined = true;
 };
 
+// Writes pair `p` at lane `o` (value) and `o + 1` (index bits) of row-major tile `t`.
+inline void put_pair(Tile& t, std::size_t o, const SortPair& p) {
+  t.data[o] = p.value;
+  t.data[o + 1] = p.index_bits;
+  t.defined[o] = t.defined[o + 1] = p.defined;
+}
+
 inline void require_fp32_pairs(const OpCall& c, DataType dt) {
   if (dt != DataType::FP32)
     c.fail(RunErrorKind::unsupported, "sorting " + std::string(ir::name_of(dt)) + " tiles is not modelled (FP32 only)");
@@ -1109,10 +1116,7 @@ inline Value sort32(OpCall& c) {
       }
       std::stable_sort(block.begin(), block.end(), sorts_before);
       for (std::size_t k = 0; k < block.size(); ++k) {
-        auto o = static_cast<std::size_t>(r * out->shape[1] + 2 * (b + static_cast<std::int64_t>(k)));
-        out->data[o] = block[k].value;
-        out->data[o + 1] = block[k].index_bits;
-        out->defined[o] = out->defined[o + 1] = block[k].defined;
+        put_pair(*out, static_cast<std::size_t>(r * out->shape[1] + 2 * (b + static_cast<std::int64_t>(k))), block[k]);
       }
     }
   }
@@ -1173,12 +1177,7 @@ inline Value mrgsort_format1(OpCall& c) {
     std::vector<std::vector<SortPair>> runs;
     for (std::int64_t k = 0; k < 4; ++k) runs.push_back(pairs_of(src, g + k * len, g + (k + 1) * len));
     auto merged = merge_runs(runs, static_cast<std::size_t>(2 * len), false);
-    for (std::size_t k = 0; k < merged.size(); ++k) {
-      auto o = static_cast<std::size_t>(g) + 2 * k;
-      out->data[o] = merged[k].value;
-      out->data[o + 1] = merged[k].index_bits;
-      out->defined[o] = out->defined[o + 1] = merged[k].defined;
-    }
+    for (std::size_t k = 0; k < merged.size(); ++k) put_pair(*out, static_cast<std::size_t>(g) + 2 * k, merged[k]);
   }
   Interpreter::mask_to_valid(*out);
   return TilePtr(std::move(out));
@@ -1198,11 +1197,7 @@ inline Value mrgsort_format2(OpCall& c) {
   auto out = new_result(c);
   require_pair_row(c, *out, "the result");
   auto merged = merge_runs(runs, static_cast<std::size_t>(out->shape[1] / 2), c.kw<bool>("exhausted").value_or(false));
-  for (std::size_t k = 0; k < merged.size(); ++k) {
-    out->data[2 * k] = merged[k].value;
-    out->data[2 * k + 1] = merged[k].index_bits;
-    out->defined[2 * k] = out->defined[2 * k + 1] = merged[k].defined;
-  }
+  for (std::size_t k = 0; k < merged.size(); ++k) put_pair(*out, 2 * k, merged[k]);
   Interpreter::mask_to_valid(*out);
   return TilePtr(std::move(out));
 }
@@ -1644,13 +1639,13 @@ inline Value tensor_assemble(OpCall& c) {
     c.fail("offset " + dims_string(off) + " must have the target's rank " + std::to_string(n) + ", and the source " +
            dims_string(src.shape) + " at most that");
   const bool add = c.kw<std::int64_t>("atomic").value_or(0) == 1;
+  const std::size_t lead = n - src.rank();  // target axes the source does not have
   Buffer& buf = *dst.buffer;
   if (element_count(src.valid) == 0) return dst;
   Dims idx(src.rank(), 0);
   do {
     std::int64_t addr = 0;
     for (std::size_t k = 0; k < n; ++k) {
-      const std::size_t lead = n - src.rank();
       std::int64_t p = off[k] + (k < lead ? 0 : idx[k - lead]);
       if (p < 0 || p >= acc.shape[k])
         c.fail(RunErrorKind::cannot_run, "the source " + dims_string(src.valid) + " at " + dims_string(off) +
