@@ -483,8 +483,8 @@ struct FlattenGen : Gen {
       return typed("ix", "tile.ci", {ir::make_int(start, DataType::INT32), tup(row)}, std::move(kw), row, it);
     };
     Expr t = some_tile();
-    const std::int64_t kind = rng.range(0, 5);
-    if (page.size() < 2 && kind >= 2 && kind <= 4) return;  // 2-D ops: the interpreter refuses rank 1
+    const std::int64_t kind = rng.range(0, 8);
+    if (page.size() < 2 && kind >= 2 && kind <= 6) return;  // 2-D ops: the interpreter refuses rank 1
     switch (kind) {
       case 0: {
         Expr ix = index(DataType::INT32);
@@ -512,15 +512,51 @@ struct FlattenGen : Gen {
       case 3: {
         if (dt != DataType::FP32) return;
         Expr vals = typed("g", "tile.gather", {t, index(DataType::INT32), index(DataType::INT32)}, {}, row, dt);
-        Dims pairs = row;
+        Dims pairs = row, four = row;
         pairs.back() = 2 * cols;
-        store_fresh(typed("srt", "tile.sort32", {vals, index(DataType::UINT32)}, {}, pairs, dt), pairs, dt);
+        four.back() = 4 * cols;
+        Expr sorted = typed("srt", "tile.sort32", {vals, index(DataType::UINT32)}, {}, pairs, dt);
+        switch (rng.range(0, 2)) {
+          case 0: store_fresh(sorted, pairs, dt); break;
+          case 1: {  // two sorted lists merged, possibly until the first runs out
+            Expr tmp = let("tmp", "tile.create", {tup(four)}, {{"dtype", dt}, {"target_memory", MemorySpace::Vec}});
+            ir::Kwargs kw;
+            if (rng.coin()) kw.emplace_back("exhausted", true);
+            store_fresh(typed("mrg", "tile.mrgsort_format2", {sorted, sorted, tmp}, std::move(kw), four, dt), four, dt);
+            break;
+          }
+          default: {  // four runs of cols lanes merged in place
+            Expr both = let("cat", "tile.concat", {sorted, sorted});
+            store_fresh(typed("mrg", "tile.mrgsort_format1", {both, ir::make_int(cols)}, {}, four, dt), four, dt);
+            break;
+          }
+        }
         break;
       }
       case 4: {
         ir::Kwargs kw = {{"dtype", dt}};
         if (rng.coin()) kw.emplace_back("upper", true);
         pool.push_back(typed("tri", "tile.tri", {ir::make_int(rng.range(-3, 3), DataType::INT32), tup(page)}, std::move(kw), page, dt));
+        break;
+      }
+      case 6: {  // one row of a copy replaced by a gathered row
+        Dims one = {1, 1};
+        Expr at = typed("at", "tile.ci", {ir::make_int(rng.range(0, page[0] - 1), DataType::INT32), tup(one)},
+                        {{"dtype", DataType::INT32}, {"descending", false}}, one, DataType::INT32);
+        Expr src = typed("g", "tile.gather", {t, index(DataType::INT32), index(DataType::INT32)}, {}, row, dt);
+        Expr copy = let("c", "tile.adds", {some_tile(), ir::make_float(0.0)});
+        pool.push_back(typed("su", "tile.scatter_update", {copy, at, src}, {{"dim", std::int64_t{-2}}}, page, dt));
+        break;
+      }
+      case 7: {  // the bits seen as a same-width integer and back
+        Expr bits = let("bits", "tile.reinterpret_view", {t}, {{"dtype", dt == DataType::FP16 ? DataType::INT16 : DataType::INT32}});
+        pool.push_back(let("rv", "tile.reinterpret_view", {bits}, {{"dtype", dt}}));
+        break;
+      }
+      case 8: {  // the core's coordinates, as scalars
+        static const std::vector<std::string> ops = {"tile.get_block_idx", "tile.get_block_num", "tile.get_subblock_idx"};
+        Expr b = f.let(name("blk"), ops::create_call(reg, pick(ops), {}, {}, {}, ir::scalar_type(DataType::INDEX)));
+        pool.push_back(let("ab", "tile.adds", {t, b}));
         break;
       }
       default: {
@@ -550,7 +586,10 @@ struct FlattenGen : Gen {
         f.eval(rng.coin() ? "system.sync_set" : "system.sync_wait", {ir::make_int(id)}, {{"pipe", set}});
         break;
       }
-      case 2: f.eval("system.cacheinvalid", {x, tup(Dims(page.size(), 0)), tup(page)}); break;
+      case 2:
+        if (rng.coin()) f.eval("system.cacheinvalid", {x, tup(Dims(page.size(), 0)), tup(page)});
+        else f.eval("system.set_ffts", {x});
+        break;
       default: {
         const std::int64_t n = rng.range(1, 4), at = rng.range(0, n - 1);
         Expr a = let("arr", "array.create", {ir::make_int(n)}, {{"dtype", DataType::INT32}});
@@ -677,6 +716,43 @@ inline ir::Program flatten_batch_matmul(const Options& o) {
     off[0] = out[0];
   }
   g.results.push_back(g.let("stored", "tile.store", {c, tup(off), g.out_param(tshape, DataType::FP32)}));
+  return g.finish();
+}
+
+// The 2-D cube ops a flattened kernel keeps as they are: matmul_acc chains, matmul_bias,
+// and the one-row gemv family (issue 34). FP16 operands loaded to Mat and moved to Left/Right,
+// FP32 biases moved to Bias.
+inline ir::Program cube_2d(const Options& o) {
+  Gen g(o.seed);
+  Rng& r = g.rng;
+  const std::int64_t k = r.coin() ? 16 : 32, n = r.coin() ? 16 : 32;
+  const bool gemv = r.coin();
+  const std::int64_t m = gemv ? 1 : 16;
+  auto operand = [&](const char* pname, Dims shape, DataType dt, MemorySpace to) {
+    Expr t = g.f.param(g.name(pname), tensor_t(shape, dt));
+    Expr l = g.let(pname, "tile.load", {t, tup({0, 0}), tup(shape), tup(shape)}, mem(MemorySpace::Mat));
+    return g.let(pname, "tile.move", {l}, mem(to));
+  };
+  Expr a = operand("lhs", {m, k}, DataType::FP16, MemorySpace::Left);
+  Expr b = operand("rhs", {k, n}, DataType::FP16, MemorySpace::Right);
+  Expr c;
+  Dims out = {m, n};
+  if (gemv) {
+    ir::Kwargs phase;
+    if (r.coin()) phase.emplace_back("acc_phase", std::string(r.coin() ? "partial" : "final"));
+    switch (r.range(0, 2)) {
+      case 0: c = g.let("c", "tile.gemv", {a, b}, phase); break;
+      case 1: c = g.let("c", "tile.gemv_acc", {g.let("c", "tile.gemv", {a, b}), operand("lhs", {m, k}, DataType::FP16, MemorySpace::Left), b}, phase); break;
+      default: c = g.let("c", "tile.gemv_bias", {a, b, operand("bias", {1, n}, DataType::FP32, MemorySpace::Bias)}, phase); break;
+    }
+  } else if (r.coin()) {
+    c = g.let("c", "tile.matmul", {a, b});
+    for (auto chain = r.range(1, 2); chain > 0; --chain)
+      c = g.let("acc", "tile.matmul_acc", {c, operand("lhs", {m, k}, DataType::FP16, MemorySpace::Left), operand("rhs", {k, n}, DataType::FP16, MemorySpace::Right)});
+  } else {
+    c = g.let("c", "tile.matmul_bias", {a, b, operand("bias", {1, n}, DataType::FP32, MemorySpace::Bias)});
+  }
+  g.results.push_back(g.let("stored", "tile.store", {c, tup({0, 0}), g.out_param(out, DataType::FP32)}));
   return g.finish();
 }
 
@@ -828,8 +904,9 @@ inline ir::Program materialize(const Options& o) {
           break;
         }
         case 8: {
-          const std::size_t rank = ir::as<ir::TensorType>(params[xi].second)->shape.size();
-          returned.push_back(mainf.let(g.name("z"), "tensor.view", {x, tup(Dims(rank, 1))}));
+          Dims shape;  // the parameter seen as [rows, last]
+          for (const auto& d : ir::as<ir::TensorType>(params[xi].second)->shape) shape.push_back(ir::const_int(d).value_or(1));
+          returned.push_back(mainf.let(g.name("z"), "tensor.view", {x, tup({count(shape) / shape.back(), shape.back()})}));
           break;
         }
         default: {
@@ -1081,9 +1158,10 @@ inline ir::Program generate_once(const Options& o) {
     case Target::flatten: {
       interp::Rng r(o.seed ^ 0xf1a7);
       auto flavour = r.range(0, 9);
-      return flavour < 3 ? detail::flatten_batch_matmul(o)
-             : flavour < 4 ? detail::flatten_dynamic_chunks(o)
-                           : detail::flatten_elementwise(o);
+      return flavour < 3    ? detail::flatten_batch_matmul(o)
+             : flavour < 4  ? detail::flatten_dynamic_chunks(o)
+             : flavour == 9 ? detail::cube_2d(o)
+                            : detail::flatten_elementwise(o);
     }
     case Target::fold: return detail::fold(o);
     case Target::materialize:
@@ -1092,11 +1170,13 @@ inline ir::Program generate_once(const Options& o) {
       // One program in five is the flatten generator's op soup on 2-D tiles, so every pass
       // meets every interpreted tile op (issue 34); the rest are the pass's own shapes.
       interp::Rng r(o.seed ^ 0x50u);
-      if (r.range(0, 4) == 0) {
+      const auto flavour = r.range(0, 9);
+      if (flavour < 2) {
         Options soup = o;
         soup.adversarial = false;
         return detail::flatten_elementwise(soup, 2);
       }
+      if (flavour == 2) return detail::cube_2d(o);
       return o.target == Target::materialize    ? detail::materialize(o)
              : o.target == Target::canonicalize ? detail::canonicalize(o)
                                                 : detail::ssa(o);
