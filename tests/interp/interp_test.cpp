@@ -564,6 +564,23 @@ TEST_CASE("interp: tile.fillpad_expand pads the grown tile; array.create/get_ele
                        doctest::Contains("outside the array of 4"), interp::RunError);
 }
 
+// Issue 34: the distributed load and store run on the window buffer they name, as local
+// memory (the peer selects which rank's copy; the interpreter has one).
+TEST_CASE("interp: pld.tile.remote_load and remote_store read and write the named tensor") {
+  // Row 1 of x, valid on its first 4 columns, lands in row 0 of r; the rest stays undefined.
+  auto rl = run_2x8("        h: pl.Tile[[1, 8], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[1, 4])] = "
+                    "pld.tile.remote_load(x, 3, [1, 0], [1, 8], [1, 4])\n"
+                    "        r = pl.tile.fillpad(h)\n");
+  CHECK(rl[0] == 8.0);
+  CHECK(rl[3] == 11.0);
+  CHECK(rl[4] == 0.0);  // fillpad's zero where the load left the tile invalid
+  // remote_store writes s into the output tensor; r (t) is then stored over row 0 only.
+  auto rs = run_2x8("        pld.tile.remote_store(s, out_0, 1, [0, 0])\n"
+                    "        r: pl.Tile[[1, 8], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [1, 8], [1, 8], target_memory=pl.Mem.Vec)\n");
+  CHECK(rs[1] == 1.0);
+  CHECK(rs[9] == 109.0);
+}
+
 namespace interp_generators {
 
 // The first row of t as a [1, 8] tile (values 0..7), via gather with a counted index.

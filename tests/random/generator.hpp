@@ -209,7 +209,7 @@ struct FlattenGen : Gen {
   }
 
   void step(int depth) {
-    int choice = static_cast<int>(rng.range(0, 21));
+    int choice = static_cast<int>(rng.range(0, 22));
     switch (choice) {
       case 0: case 1: {
         static const std::vector<std::string> ops = {"tile.add", "tile.sub", "tile.mul", "tile.maximum", "tile.minimum"};
@@ -333,6 +333,7 @@ struct FlattenGen : Gen {
       case 19: padding_and_scalar_access(); break;
       case 20: generate_gather_sort(); break;
       case 21: system_and_arrays(); break;
+      case 22: remote_access(); break;
       default: break;
     }
   }
@@ -566,6 +567,23 @@ struct FlattenGen : Gen {
         store_fresh(let("fx", "tile.fillpad_expand", {t, tup(wide)}, {{"pad_value", pick(pads)}}), wide, dt);
         break;
       }
+    }
+  }
+
+  // The distributed load and store (the interpreter models the window buffer as local
+  // memory); FlattenTileNdTo2D re-creates the load with its result type flattened (FL-41).
+  void remote_access() {
+    Dims off(page.size(), 0);
+    if (rng.coin()) {
+      Dims valid = random_valid();
+      ir::TileView view = ops::deduce::default_view();
+      if (valid != page) view.valid_shape = idx(valid);
+      ir::Type type = ir::make_tile_type(idx(page), dt, view, MemorySpace::Vec);
+      pool.push_back(f.let(name("rl"), ops::create_call(reg, "pld.tile.remote_load",
+                                                        {x, ir::make_int(0), tup(off), tup(page), tup(valid)}, {}, {}, type)));
+    } else {
+      Expr out = out_param(page, dt);
+      f.eval("pld.tile.remote_store", {some_tile(), out, ir::make_int(0), tup(off)});
     }
   }
 

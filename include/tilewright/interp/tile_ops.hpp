@@ -1339,6 +1339,30 @@ inline Value store(OpCall& c) {
   return dst;
 }
 
+// pld.tile.remote_load(target, peer, offsets, shape[, valid_shape]) and
+// pld.tile.remote_store(src, target, peer, offsets), modelled as local memory: every rank's
+// window buffer is the tensor the program names, so the peer only selects which copy of it
+// is read or written. They run as tile.load / tile.store over the operands without the peer.
+inline Value as_local(OpCall& c, std::vector<std::size_t> order, Value (*op)(OpCall&)) {
+  if (c.args.size() < order.size()) c.fail("expects at least " + std::to_string(order.size() + 1) + " operands");
+  ir::Call local = c.call;
+  local.args.clear();
+  std::vector<Value> values;
+  for (std::size_t i : order) {
+    local.args.push_back(c.call.args[i]);
+    values.push_back(c.args[i]);
+  }
+  OpCall inner{c.interp, local, c.expr, std::move(values), c.name};
+  return op(inner);
+}
+inline Value remote_load(OpCall& c) {
+  return as_local(c, c.args.size() > 4 ? std::vector<std::size_t>{0, 2, 3, 4} : std::vector<std::size_t>{0, 2, 3}, load);
+}
+inline Value remote_store(OpCall& c) {
+  as_local(c, {0, 3, 1}, store);
+  return Value{};
+}
+
 // ---- tensors in orchestration ------------------------------------------------------------
 
 inline Value same_buffer(OpCall& c) { return c.tensor(0); }
@@ -1711,6 +1735,8 @@ inline void register_ops(OpTable& t) {
   // memory
   t.add("tile.load", load);
   t.add("tile.store", store);
+  t.add("pld.tile.remote_load", remote_load);
+  t.add("pld.tile.remote_store", remote_store);
   t.add("tile.create", create);
   t.add("tile.full", full);
   t.add("tile.move", move);
