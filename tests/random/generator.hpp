@@ -484,6 +484,7 @@ struct FlattenGen : Gen {
       return typed("ix", "tile.ci", {ir::make_int(start, DataType::INT32), tup(row)}, std::move(kw), row, it);
     };
     Expr t = some_tile();
+    if (ir::tile_type(t)->dtype != dt) return;  // (an add of an integer scalar may have promoted it)
     const std::int64_t kind = rng.range(0, 8);
     if (page.size() < 2 && kind >= 2 && kind <= 6) return;  // 2-D ops: the interpreter refuses rank 1
     switch (kind) {
