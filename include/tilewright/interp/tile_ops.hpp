@@ -1343,8 +1343,9 @@ inline Value store(OpCall& c) {
 // pld.tile.remote_store(src, target, peer, offsets), modelled as local memory: every rank's
 // window buffer is the tensor the program names, so the peer only selects which copy of it
 // is read or written. They run as tile.load / tile.store over the operands without the peer.
-inline Value as_local(OpCall& c, std::vector<std::size_t> order, Value (*op)(OpCall&)) {
-  if (c.args.size() < order.size()) c.fail("expects at least " + std::to_string(order.size() + 1) + " operands");
+inline Value as_local(OpCall& c, const std::vector<std::size_t>& order, Value (*op)(OpCall&)) {
+  const std::size_t needed = *std::max_element(order.begin(), order.end()) + 1;
+  if (c.args.size() < needed) c.fail("expects at least " + std::to_string(needed) + " operands");
   ir::Call local = c.call;
   local.args.clear();
   std::vector<Value> values;
