@@ -85,3 +85,36 @@ function(tilewright_add_compile_fail_test name source regex)
     LABELS compile-fail
     TIMEOUT 300)
 endfunction()
+
+# The executables we ship (tilewright-opt, tilewright-bench) allocate and free millions of
+# small IR nodes per large kernel; glibc's malloc spends a third of a 100k-statement run in
+# its own bookkeeping (docs/benchmarks.md). They link mimalloc (Debian: libmimalloc-dev),
+# which replaces malloc for the whole process when it is linked. The library itself never
+# picks an allocator: an embedding compiler keeps its own.
+#   TILEWRIGHT_TOOL_ALLOCATOR = auto (mimalloc when found), mimalloc (required) or system.
+set(TILEWRIGHT_TOOL_ALLOCATOR "auto" CACHE STRING
+  "malloc of tilewright's executables: auto, mimalloc or system")
+set_property(CACHE TILEWRIGHT_TOOL_ALLOCATOR PROPERTY STRINGS auto mimalloc system)
+
+function(tilewright_use_tool_allocator target)
+  # Sanitizers replace malloc themselves; a second replacement would hide what they find.
+  if(TILEWRIGHT_TOOL_ALLOCATOR STREQUAL "system" OR TILEWRIGHT_SANITIZE)
+    return()
+  endif()
+  if(NOT TARGET mimalloc)
+    if(TILEWRIGHT_TOOL_ALLOCATOR STREQUAL "mimalloc")
+      find_package(mimalloc CONFIG REQUIRED)
+    else()
+      find_package(mimalloc CONFIG QUIET)
+    endif()
+  endif()
+  if(NOT TARGET mimalloc)
+    message(STATUS "tilewright: mimalloc not found, ${target} uses the system malloc "
+                   "(install libmimalloc-dev for the faster one)")
+    return()
+  endif()
+  # --no-as-needed: nothing names a mimalloc symbol, yet it must be loaded to take over malloc.
+  target_link_options(${target} PRIVATE "LINKER:--no-as-needed")
+  target_link_libraries(${target} PRIVATE mimalloc)
+  target_compile_definitions(${target} PRIVATE TILEWRIGHT_TOOL_ALLOCATOR_NAME="mimalloc")
+endfunction()

@@ -5,11 +5,13 @@ set -euo pipefail
 
 # llvm-14-tools: lit, FileCheck, not and split-file for tests/lit (python3 runs lit).
 # pybind11-dev, python3-dev: the Python module (python/); python3-numpy, python3-pytest: its tests.
+# libmimalloc-dev: the malloc tilewright-opt and tilewright-bench link (TILEWRIGHT_TOOL_ALLOCATOR).
 packages=(
   build-essential cmake ninja-build g++ clang-14
   libboost-dev doctest-dev libbenchmark-dev
   llvm-14-tools python3 libclang-rt-14-dev nlohmann-json3-dev
   pybind11-dev python3-dev python3-numpy python3-pytest
+  libmimalloc-dev
 )
 
 missing=()

@@ -32,6 +32,12 @@
 #include "tilewright/text/source.hpp"
 #include "tilewright/version.hpp"
 
+#ifdef TILEWRIGHT_TOOL_ALLOCATOR_NAME
+constexpr const char* allocator_name = TILEWRIGHT_TOOL_ALLOCATOR_NAME;  // tilewright_use_tool_allocator
+#else
+constexpr const char* allocator_name = "system";
+#endif
+
 namespace {
 
 using namespace tilewright;
@@ -451,7 +457,7 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (o.version) {
-      std::cout << "tilewright-opt " << version() << "\n";
+      std::cout << "tilewright-opt " << version() << " (malloc: " << allocator_name << ")\n";
       return 0;
     }
     if (o.list_passes) {
