@@ -65,6 +65,11 @@ const T* as(const Stmt& s) noexcept {
   return s ? std::get_if<T>(&s->v) : nullptr;
 }
 
+// A statement with no statements nested in it: its children are expressions only.
+inline bool is_leaf_stmt(const Stmt& s) noexcept {
+  return as<Assign>(s) || as<Eval>(s) || as<Yield>(s) || as<Return>(s) || as<Break>(s) || as<Continue>(s);
+}
+
 // Every statement node is made here, as a non-const object reached through const pointers:
 // nodes are immutable once shared, but the sole owner of a fresh one may still change it in
 // place (unique_list), which a node created const would forbid.

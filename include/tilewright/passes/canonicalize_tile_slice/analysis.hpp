@@ -54,11 +54,7 @@ struct SliceAnalysis {
   }
 };
 
-// A statement with no statements inside it: rebuilding one only maps its expressions.
-inline bool is_leaf_stmt(const ir::Stmt& s) noexcept {
-  return ir::as<ir::Assign>(s) || ir::as<ir::Eval>(s) || ir::as<ir::Yield>(s) ||
-         ir::as<ir::Return>(s) || ir::as<ir::Break>(s) || ir::as<ir::Continue>(s);
-}
+using ir::is_leaf_stmt;  // rebuilding such a statement only maps its expressions
 
 // Whether `body` assigns a tile.slice anywhere; stops at the first. A function without one is
 // left alone after this look at its statements, not after a rule walk over it.
