@@ -296,6 +296,9 @@ class Mutator {
       slot = UnchangedSlot<Expr>{e, generation_};
       return nullptr;
     }
+    if constexpr (constants_stay()) {
+      if (is_closed(e)) return nullptr;  // a constant, or a tuple of constants
+    }
     if (is_constant(e)) {  // no children: only the type can change
       if constexpr (!overrides_mutate_type())
         if (e->type && has_no_children(*e->type)) return rewritten_or_null(e, e);  // nor a scalar's type
@@ -390,6 +393,23 @@ class Mutator {
   TILEWRIGHT_MUTATOR_OVERRIDES(rewrite_expr, Expr, const Expr&, const Expr&)
   TILEWRIGHT_MUTATOR_OVERRIDES(rewrite_stmt, Stmt, const Stmt&, const Stmt&)
 #undef TILEWRIGHT_MUTATOR_OVERRIDES
+  static constexpr bool has_replace_expr() {
+    return requires(Derived& d, const Expr& e) { d.replace_expr(e, e); };
+  }
+  // Whether a constant, or a tuple of constants (is_closed), always maps to itself, so that the
+  // walk need not visit it: no hook may replace an expression, and the types of constants
+  // (scalars, tuples of them) stay, which holds when mutate_type is the default, or when a
+  // derived type mapping says so with `static constexpr bool constant_types_stay = true`.
+  // Index tuples are most of a kernel's nodes ([0, 0], [16, 32] on every load and store).
+  static constexpr bool constants_stay() {
+    if constexpr (overrides_rewrite_expr() || has_replace_expr() || overrides_mutate_expr()) {
+      return false;
+    } else if constexpr (requires { Derived::constant_types_stay; }) {
+      return Derived::constant_types_stay;
+    } else {
+      return !overrides_mutate_type();
+    }
+  }
   NodeMap<Expr> remap_;
   std::array<UnchangedSlot<Expr>, unchanged_slots> unchanged_definitions_{};
   std::array<UnchangedSlot<Type>, unchanged_slots> unchanged_types_{};

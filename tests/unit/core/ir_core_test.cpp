@@ -5,6 +5,7 @@
 #include "tilewright/ir/index_arith.hpp"
 #include "tilewright/ir/mutate.hpp"
 #include "tilewright/ir/structural_equal.hpp"
+#include "tilewright/ir/type_map.hpp"
 #include "tilewright/ir/type_intern.hpp"
 #include "tilewright/ir/walk.hpp"
 #include "ir_test_util.hpp"
@@ -264,6 +265,55 @@ TEST_CASE("Mutator: a walker that overrides mutate_expr is not served types it f
   Type retyped = walk.mutate_type(t);
   REQUIRE(retyped != t);
   CHECK(as<TileType>(retyped)->shape[0] == m);
+}
+
+namespace core_test_walkers {  // a local class may not declare the static member
+// A type mapping that says the types of constants stay, and counts the scalars it is asked.
+struct Trusting : TypeMappingMutator<Trusting> {
+  static constexpr bool constant_types_stay = true;
+  int mapped_scalars = 0;
+  Type map_type(const Type& t) {
+    if (as<ScalarType>(t)) ++mapped_scalars;
+    return TypeMappingMutator::map_type(t);
+  }
+};
+}  // namespace core_test_walkers
+
+TEST_CASE("Mutator: constants and tuples of them are skipped only when nothing could change them") {
+  // [0, 2] as a call operand. A type mapping that widens INDEX must still reach it (it did not
+  // say constant_types_stay); one that says so is trusted, and the tuple comes back as itself;
+  // an expression hook is always offered it.
+  Expr offsets = make_tuple({make_int(0), make_int(2)});
+  Expr call = make_call(intern_op("tile.exp"), {offsets}, {}, scalar_type(DataType::FP32));
+  struct WidenIndex : TypeMappingMutator<WidenIndex> {
+    Type map_type(const Type& t) {
+      if (auto* s = as<ScalarType>(t); s && s->dtype == DataType::INDEX) return scalar_type(DataType::INT64);
+      return TypeMappingMutator::map_type(t);
+    }
+  };
+  WidenIndex widen;
+  Expr widened = widen.mutate_expr(call);
+  REQUIRE(widened != call);
+  const Expr& tuple = as<Call>(widened)->args[0];
+  REQUIRE(tuple != offsets);
+  CHECK(as<TupleType>(tuple->type)->elements[0] == scalar_type(DataType::INT64));
+  CHECK(as<MakeTuple>(tuple)->elements[1]->type == scalar_type(DataType::INT64));
+
+  core_test_walkers::Trusting trusting;
+  CHECK(trusting.mutate_expr(call) == call);
+  CHECK(trusting.mutate_expr(offsets) == offsets);
+  CHECK(trusting.mapped_scalars == 1);  // the call's own FP32; never the constants' INDEX
+
+  struct ZeroToOne : Mutator<ZeroToOne> {
+    Expr rewrite_expr(const Expr& rebuilt, const Expr&) {
+      auto* c = as<ConstInt>(rebuilt);
+      return c && c->value == 0 ? make_int(1) : rebuilt;
+    }
+  };
+  ZeroToOne hook;
+  Expr hooked = hook.mutate_expr(call);
+  REQUIRE(hooked != call);
+  CHECK(as<ConstInt>(as<MakeTuple>(as<Call>(hooked)->args[0])->elements[0])->value == 1);
 }
 
 TEST_CASE("map_children: changed children of every kind land in their own slots; none changed, no copy") {

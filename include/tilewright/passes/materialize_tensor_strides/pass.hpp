@@ -41,6 +41,10 @@ class Materializer : public ir::TypeMappingMutator<Materializer> {
  public:
   explicit Materializer(const ir::Span& fallback) : fallback_span_(fallback) {}
 
+  // map_type keeps scalars, and rebuilds a tuple only when an element changed: the walk may
+  // skip constants and tuples of them (ir::Mutator::constants_stay).
+  static constexpr bool constant_types_stay = true;
+
   void at(const ir::Span& span) { current_span_ = span.known() ? span : fallback_span_; }
 
   ir::Type map_type(const ir::Type& t) {
