@@ -79,7 +79,9 @@ class StructuralEqual {
     if (difference_.empty()) {
       for (const auto& p : path_) {
         if (p.index != static_cast<std::size_t>(-1)) {
-          difference_ += "[" + std::to_string(p.index) + "]";
+          difference_ += '[';  // appended piece by piece: g++ 12 -O3 warns on "[" + to_string (-Wrestrict)
+          difference_ += std::to_string(p.index);
+          difference_ += ']';
         } else {
           difference_ += p.prefix;
           difference_ += p.name;

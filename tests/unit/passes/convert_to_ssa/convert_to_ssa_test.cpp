@@ -65,7 +65,10 @@ std::vector<ir::Stmt> body(const ir::Program& p) { return ir::body_stmts(only_fu
 
 std::string names(const std::vector<ir::Expr>& vars) {
   std::string out;
-  for (const auto& v : vars) out += (out.empty() ? "" : ",") + std::string(ir::name_hint(v));
+  for (const auto& v : vars) {
+    if (!out.empty()) out += ',';
+    out += ir::name_hint(v);  // appended, not `"," + std::string(..)`: g++ 12 -O3 warns on that (-Wrestrict)
+  }
   return out;
 }
 
