@@ -193,6 +193,7 @@ class Mutator {
 
   // Every later use of `from` becomes `to`.
   void substitute(const Expr& from, Expr to) {
+    if (!is_var_like(from) && !as<MemRef>(from)) substitutes_values_ = true;  // see constants_stay
     remap_[from.get()] = std::move(to);
     ++generation_;  // what was found unchanged may read `from`
   }
@@ -297,7 +298,9 @@ class Mutator {
       return nullptr;
     }
     if constexpr (constants_stay()) {
-      if (is_closed(e)) return nullptr;  // a constant, or a tuple of constants
+      // A constant, or a tuple of constants; unless a substitution names a value rather than
+      // a Var, which might be one of the tuple's elements.
+      if (!substitutes_values_ && is_closed(e)) return nullptr;
     }
     if (is_constant(e)) {  // no children: only the type can change
       if constexpr (!overrides_mutate_type())
@@ -411,6 +414,7 @@ class Mutator {
     }
   }
   NodeMap<Expr> remap_;
+  bool substitutes_values_ = false;  // some key of remap_ is neither a Var nor a MemRef
   std::array<UnchangedSlot<Expr>, unchanged_slots> unchanged_definitions_{};
   std::array<UnchangedSlot<Type>, unchanged_slots> unchanged_types_{};
   std::uint64_t generation_ = 1;

@@ -304,6 +304,15 @@ TEST_CASE("Mutator: constants and tuples of them are skipped only when nothing c
   CHECK(trusting.mutate_expr(offsets) == offsets);
   CHECK(trusting.mapped_scalars == 1);  // the call's own FP32; never the constants' INDEX
 
+  // A substitution of a value, not a Var: the tuple holding it is visited again.
+  IdentityMutator identity;
+  const Expr& two = as<MakeTuple>(offsets)->elements[1];
+  CHECK(identity.mutate_expr(call) == call);
+  identity.substitute(two, make_int(3));
+  Expr substituted = identity.mutate_expr(call);
+  REQUIRE(substituted != call);
+  CHECK(as<ConstInt>(as<MakeTuple>(as<Call>(substituted)->args[0])->elements[1])->value == 3);
+
   struct ZeroToOne : Mutator<ZeroToOne> {
     Expr rewrite_expr(const Expr& rebuilt, const Expr&) {
       auto* c = as<ConstInt>(rebuilt);
