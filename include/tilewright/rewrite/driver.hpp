@@ -214,6 +214,16 @@ class RuleWalker : public Base {
  protected:
   Derived& self_() noexcept { return static_cast<Derived&>(*this); }
 
+  // Whether every expression of `s` would come back as itself: no expression rule is in the
+  // set (decided at compile time from the rules' roots, so a rule added later is never
+  // skipped), no Var has been substituted, re-minted or rebound yet, and `s` holds no nested
+  // statement. A walker whose own hooks change nothing else may then skip them
+  // (keeps_expressions).
+  [[nodiscard]] bool expressions_map_to_themselves(const ir::Stmt& s) const noexcept {
+    if constexpr (has_expression_rules) return false;
+    else return !this->has_substitutions() && ir::is_leaf_stmt(s);
+  }
+
  private:
   static constexpr bool needs_uses_ = detail::any_needs_uses<Rules>(std::make_index_sequence<size>{});
 
@@ -300,8 +310,7 @@ class PostOrderRewriter final : public RuleWalker<PostOrderRewriter<Rules, Ctx>,
   using Base::Base;
 
   [[nodiscard]] bool keeps_expressions(const ir::Stmt& s) const noexcept {
-    if constexpr (Base::has_expression_rules) return false;
-    else return !this->has_substitutions() && ir::is_leaf_stmt(s);
+    return this->expressions_map_to_themselves(s);
   }
 };
 

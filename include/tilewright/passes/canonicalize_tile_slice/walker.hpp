@@ -99,11 +99,9 @@ class BasicCanonicalizeWalker
   // while no Var has been substituted, re-minted or rebound (leaf_pieces: every expression
   // then maps to itself). Both still enter the rewriter's frame and are offered to the
   // statement rules. The leaf path never offers expressions to rules, so it exists only for a
-  // rule set with no expression rule: decided here at compile time from the rules' roots, so
-  // that a rule added to the set is never silently skipped.
+  // rule set with no expression rule (RuleWalker::expressions_map_to_themselves).
   [[nodiscard]] bool takes_leaf_path(const ir::Stmt& s) const noexcept {
-    if constexpr (Base::has_expression_rules) return false;
-    else return !this->has_substitutions() && is_leaf_stmt(s);
+    return this->expressions_map_to_themselves(s);
   }
 
   // What the rules make of `s`, a statement that does not take the leaf path. Each statement
