@@ -264,7 +264,7 @@ TEST_CASE("interp: transpose, transpose_view, slice, assemble, reshape and reint
 TEST_CASE("interp: an op it cannot run is an error naming it; windows past a tensor cannot run") {
   auto p = parse(program(kIncore + R"(    def kernel(x: pl.Tensor[[4, 8], pl.FP32], n: pl.Scalar[pl.INDEX], out_0: pl.Out[pl.Tensor[[4, 8], pl.FP32]]) -> pl.Tensor[[4, 8], pl.FP32]:
         t: pl.Tile[[4, 8], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [n, 0], [4, 8], [4, 8], target_memory=pl.Mem.Vec)
-        u: pl.Tile[[4, 8], pl.FP32, pl.Mem.Vec] = pl.tile.gatherb(t, t)
+        u: pl.Tile[[4, 8], pl.FP32, pl.Mem.Vec] = pl.tile.aiv_shard(t, split=1, lane_stride=8)
         out_1: pl.Tensor[[4, 8], pl.FP32] = pl.tile.store(u, [0, 0], out_0)
         return out_1
 )"));
@@ -277,7 +277,7 @@ TEST_CASE("interp: an op it cannot run is an error naming it; windows past a ten
     FAIL("expected an error");
   } catch (const interp::RunError& e) {
     CHECK(e.kind() == interp::RunErrorKind::unsupported);
-    CHECK(std::string(e.what()).find("tile.gatherb") != std::string::npos);
+    CHECK(std::string(e.what()).find("tile.aiv_shard") != std::string::npos);
   }
   try {
     run(1);
@@ -635,6 +635,68 @@ TEST_CASE("interp: tile.ci and tile.tri generate; gather, gather_mask, scatter, 
   CHECK(std::vector<double>(su.begin() + 8, su.end()) == std::vector<double>{0, 1, 2, 3, 4, 5, 6, 7});
 }
 
+// Issue 34: the GM gather and scatter address a packed row-major tensor by flat element
+// offset (mgather's row mode by row); gatherb copies 32-byte blocks at byte offsets.
+TEST_CASE("interp: tile.mgather (element, row, out-of-range modes), tile.mscatter and tile.gatherb") {
+  using interp_generators::first;
+  using interp_generators::kRow;
+  const std::string down = "        ix: pl.Tile[[1, 8], pl.INT32, pl.Mem.Vec] = pl.tile.ci(15, [1, 8], dtype=pl.INT32, descending=True)\n";
+  // Element mode: x's flat elements 15, 14, …; row 1 of the output stays unwritten.
+  auto e = run_2x8(down + "        r: pl.Tile[[1, 8], pl.FP32, pl.Mem.Vec] = pl.tile.mgather(x, ix, coalesce=1, target_memory=pl.Mem.Vec)\n");
+  CHECK(first(e, 8) == std::vector<double>{15, 14, 13, 12, 11, 10, 9, 8});
+  CHECK(e[8] == -999.0);
+  // Row mode: rows 1 and 0 of x.
+  auto rows = run_2x8("        ix: pl.Tile[[1, 2], pl.INT32, pl.Mem.Vec] = pl.tile.ci(1, [1, 2], dtype=pl.INT32, descending=True)\n"
+                      "        r: pl.Tile[[2, 8], pl.FP32, pl.Mem.Vec] = pl.tile.mgather(x, ix, coalesce=0, target_memory=pl.Mem.Vec)\n");
+  CHECK(first(rows, 2) == std::vector<double>{8, 9});
+  CHECK(rows[8] == 0.0);
+  // Indices 14..17 over 16 elements: clamped, wrapped, read as zero, or left to the target.
+  auto oob = [&](int mode) {
+    return first(run_2x8("        ix: pl.Tile[[1, 4], pl.INT32, pl.Mem.Vec] = pl.tile.ci(14, [1, 4], dtype=pl.INT32)\n"
+                         "        r: pl.Tile[[1, 4], pl.FP32, pl.Mem.Vec] = pl.tile.mgather(x, ix, coalesce=1, gather_oob=" +
+                             std::to_string(mode) + ", target_memory=pl.Mem.Vec)\n",
+                         "pl.FP32", 4),
+                 4);
+  };
+  CHECK(oob(1) == std::vector<double>{14, 15, 15, 15});
+  CHECK(oob(2) == std::vector<double>{14, 15, 0, 1});
+  CHECK(oob(3) == std::vector<double>{14, 15, 0, 0});
+  CHECK_THROWS_WITH_AS(oob(0), doctest::Contains("index 16 is outside the 16 elements of mem [2, 8]"), interp::RunError);
+  // A DN tensor is not packed row-major: not modelled, rather than guessed.
+  auto dn = parse(program(kIncore + "    def kernel(x: pl.Tensor[[2, 8], pl.FP32, pl.TensorView(stride=[], layout=pl.TensorLayout.DN)]) -> pl.Tile[[1, 8], pl.FP32, pl.Mem.Vec]:\n" +
+                          down + "        r: pl.Tile[[1, 8], pl.FP32, pl.Mem.Vec] = pl.tile.mgather(x, ix, coalesce=1, target_memory=pl.Mem.Vec)\n"
+                                 "        return r\n"));
+  CHECK_THROWS_WITH_AS(interp::Interpreter(dn).call("kernel", {TensorRef{buffer("x", 16)}}),
+                       doctest::Contains("is modelled on packed row-major tensors only"), interp::RunError);
+  // mscatter: x's row 0 (0..7) into out's flat elements 15 - k; out's row 0 stays unwritten.
+  auto sc = run_2x8(kRow + down + "        o: pl.Tensor[[2, 8], pl.FP32] = pl.tile.mscatter(row, ix, out_0)\n"
+                                  "        r: pl.Tile[[2, 8], pl.FP32, pl.Mem.Vec] = pl.tile.load(o, [0, 0], [2, 8], [2, 8], target_memory=pl.Mem.Vec)\n");
+  CHECK(sc[0] == -999.0);
+  CHECK(std::vector<double>(sc.begin() + 8, sc.end()) == std::vector<double>{7, 6, 5, 4, 3, 2, 1, 0});
+  CHECK_THROWS_WITH_AS(run_2x8(kRow + "        ix: pl.Tile[[1, 8], pl.INT32, pl.Mem.Vec] = pl.tile.ci(9, [1, 8], dtype=pl.INT32)\n"
+                                      "        o: pl.Tensor[[2, 8], pl.FP32] = pl.tile.mscatter(row, ix, out_0)\n"
+                                      "        r = pl.tile.adds(t, 0.0)\n"),
+                       doctest::Contains("index 16 is outside the 16 elements of the output tensor"), interp::RunError);
+  // gatherb: offsets 0, 32, 0, 32, … (bytes) pick t's 8-float blocks: row 0, row 1, row 0, …
+  const std::string offsets =
+      "        k: pl.Tile[[1, 8], pl.UINT32, pl.Mem.Vec] = pl.tile.ci(0, [1, 8], dtype=pl.UINT32)\n"
+      "        odd: pl.Tile[[1, 8], pl.UINT32, pl.Mem.Vec] = pl.tile.ands(k, 1)\n"
+      "        off: pl.Tile[[1, 8], pl.UINT32, pl.Mem.Vec] = pl.tile.shls(odd, 5)\n";
+  auto gb = run_2x8(offsets + "        r: pl.Tile[[1, 64], pl.FP32, pl.Mem.Vec] = pl.tile.gatherb(t, off)\n", "pl.FP32", 64);
+  CHECK(first(gb, 3) == std::vector<double>{0, 1, 2});
+  CHECK(std::vector<double>(gb.begin() + 8, gb.begin() + 11) == std::vector<double>{8, 9, 10});
+  CHECK(gb[16] == 0.0);
+  // output_dtype reads the same bytes: 1.0f is 0x3F800000.
+  auto bits = run_2x8(offsets + "        r: pl.Tile[[1, 64], pl.INT32, pl.Mem.Vec] = pl.tile.gatherb(t, off, output_dtype=pl.INT32)\n",
+                      "pl.INT32", 64);
+  CHECK(bits[1] == 1065353216.0);
+  CHECK_THROWS_WITH_AS(run_2x8("        k: pl.Tile[[1, 8], pl.UINT32, pl.Mem.Vec] = pl.tile.ci(1, [1, 8], dtype=pl.UINT32)\n"
+                               "        off: pl.Tile[[1, 8], pl.UINT32, pl.Mem.Vec] = pl.tile.shls(k, 5)\n"
+                               "        r: pl.Tile[[1, 64], pl.FP32, pl.Mem.Vec] = pl.tile.gatherb(t, off)\n",
+                               "pl.FP32", 64),
+                       doctest::Contains("offset 64 names a 32-byte block past the 64 bytes of src"), interp::RunError);
+}
+
 TEST_CASE("interp: tile.sort32 sorts blocks into (value, index) pairs; mrgsort_format1/2 merge them") {
   using interp_generators::first;
   using interp_generators::kRow;
@@ -748,7 +810,27 @@ TEST_CASE("interp: tensor.slice reads its window; drop_dims and valid_shape shap
                        "        w: pl.Tensor[[1, 2], pl.FP32] = pl.tensor.write(s, [0, 0], 50.0)\n"
                        "        r: pl.Scalar[pl.FP32] = pl.tensor.read(x, [0, 0])\n",
                        "pl.Scalar[pl.FP32]"),
-                       doctest::Contains("writes into a tensor.slice are not modelled"), interp::RunError);
+                       doctest::Contains("writes through a tensor.slice or tensor.reinterpret_view are not modelled"), interp::RunError);
+}
+
+// Issue 34: tensor.reinterpret_view reads the bytes of the elements as another dtype, along
+// the contiguous axis: a DN tensor's columns, so its buffer reads as the same bytes either way;
+// tensor.alloc names an allocation and computes nothing.
+TEST_CASE("interp: tensor.reinterpret_view reads the same bytes as another dtype; tensor.alloc") {
+  // x[0, 1] = 1.0f = 0x3F800000: INT16 lanes 0 and 16256 (little-endian).
+  auto nd = run_tensor_ops("        r: pl.Tensor[[2, 8], pl.INT16] = pl.tensor.reinterpret_view(x, dtype=pl.INT16)\n",
+                           "pl.Tensor[[2, 8], pl.INT16]");
+  CHECK(std::vector<double>(nd.begin(), nd.begin() + 4) == std::vector<double>{0, 0, 0, 16256});
+  const std::string dn_t = "pl.Tensor[[4, 4], pl.INT16, pl.TensorView(stride=[], layout=pl.TensorLayout.DN)]";
+  auto dn = run_tensor_ops("        r: " + dn_t + " = pl.tensor.reinterpret_view(x, dtype=pl.INT16)\n", dn_t, "pl.TensorLayout.DN");
+  CHECK(dn == nd);
+  CHECK(run_tensor_ops("        p: pl.Ptr = pl.tensor.alloc(pl.Mem.DDR, 64)\n        r: pl.Scalar[pl.FP32] = pl.tensor.read(x, [1, 0])\n",
+                       "pl.Scalar[pl.FP32]") == std::vector<double>{4.0});
+  CHECK_THROWS_WITH_AS(run_tensor_ops("        v: pl.Tensor[[2, 8], pl.INT16] = pl.tensor.reinterpret_view(x, dtype=pl.INT16)\n"
+                                      "        w: pl.Tensor[[2, 8], pl.INT16] = pl.tensor.write(v, [0, 0], pl.const(5, pl.INT16))\n"
+                                      "        r: pl.Scalar[pl.FP32] = pl.tensor.read(x, [0, 0])\n",
+                                      "pl.Scalar[pl.FP32]"),
+                       doctest::Contains("are not modelled"), interp::RunError);
 }
 
 // Issue 34: tensor.exp/cast/transpose run as their tile counterparts on the elements read

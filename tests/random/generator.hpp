@@ -476,17 +476,23 @@ struct FlattenGen : Gen {
     const std::int64_t cols = page.back(), elems = count(page);
     Dims row(page.size(), 1);
     row.back() = cols;
-    // cols distinct flat offsets into the page, ascending or descending.
+    // cols distinct flat offsets into the page, ascending or descending: counted at the page's
+    // rank (FlattenTileNdTo2D refuses tile.ci above 2-D) or, mostly above 2-D, counted on one
+    // 2-D row reshaped to it, so that the gathers and scatters above 2-D reach the interpreter.
     auto index = [&](DataType it) {
       const bool down = rng.coin();
       const std::int64_t start = down ? rng.range(cols - 1, elems - 1) : rng.range(0, elems - cols);
       ir::Kwargs kw = {{"dtype", it}, {"descending", down}};  // as the DSL fills it in
-      return typed("ix", "tile.ci", {ir::make_int(start, DataType::INT32), tup(row)}, std::move(kw), row, it);
+      if (row.size() <= 2 || rng.coin(30))
+        return typed("ix", "tile.ci", {ir::make_int(start, DataType::INT32), tup(row)}, std::move(kw), row, it);
+      Expr counted = typed("ix", "tile.ci", {ir::make_int(start, DataType::INT32), tup({1, cols})}, std::move(kw), {1, cols}, it);
+      return let("ixr", "tile.reshape", {counted, tup(row)});
     };
     Expr t = some_tile();
     if (ir::tile_type(t)->dtype != dt) return;  // (an add of an integer scalar may have promoted it)
-    const std::int64_t kind = rng.range(0, 8);
+    const std::int64_t kind = rng.range(0, 11);
     if (page.size() < 2 && kind >= 2 && kind <= 6) return;  // 2-D ops: the interpreter refuses rank 1
+    if (kind >= 9) return gm_gather_scatter(t, kind, index);
     switch (kind) {
       case 0: {
         Expr ix = index(DataType::INT32);
@@ -568,6 +574,58 @@ struct FlattenGen : Gen {
         store_fresh(let("fx", "tile.fillpad_expand", {t, tup(wide)}, {{"pad_value", pick(pads)}}), wide, dt);
         break;
       }
+    }
+  }
+
+  // The gathers by offset: tile.mgather from the input tensor (flat elements or rows, indices
+  // running past it under each gather_oob mode), tile.mscatter of a row into a fresh output,
+  // tile.gatherb of 32-byte blocks of a tile (FlattenTileNdTo2D meets them at the page's rank).
+  template <class Index>
+  void gm_gather_scatter(const Expr& t, std::int64_t kind, Index& index) {
+    const std::int64_t cols = page.back(), x_elems = count(xshape), x_cols = xshape.back();
+    auto counted = [&](std::int64_t start, std::int64_t n, bool down, DataType it) {
+      ir::Kwargs kw = {{"dtype", it}, {"descending", down}};
+      return typed("ix", "tile.ci", {ir::make_int(start, DataType::INT32), tup({1, n})}, std::move(kw), {1, n}, it);
+    };
+    if (kind == 9) {
+      const bool by_row = xshape.size() >= 2 && rng.coin();
+      const std::int64_t capacity = by_row ? x_elems / x_cols : x_elems;
+      const std::int64_t n = by_row ? rng.range(1, std::min<std::int64_t>(capacity, 4)) : cols;
+      const bool down = rng.coin();
+      // One draw in four runs past mem, under a mode that says what that reads.
+      const std::int64_t oob = rng.coin(25) ? rng.range(1, 3) : 0;
+      const std::int64_t start = oob ? (down ? capacity + n / 2 : std::max<std::int64_t>(capacity - n / 2 - 1, 0))
+                                     : (down ? rng.range(n - 1, capacity - 1) : rng.range(0, capacity - n));
+      ir::Kwargs kw = {{"coalesce", std::int64_t{by_row ? 0 : 1}}};
+      if (oob) kw.emplace_back("gather_oob", oob);
+      kw.emplace_back("target_memory", MemorySpace::Vec);
+      const Dims shape = by_row ? Dims{n, x_cols} : Dims{1, n};
+      store_fresh(typed("mg", "tile.mgather", {x, counted(start, n, down, DataType::INT32)},
+                        std::move(kw), shape, dt),
+                  shape, dt);
+    } else if (kind == 10) {
+      // A row of x, at the page's rank, scattered into distinct flat elements of a fresh output.
+      Dims row(page.size(), 1);
+      row.back() = cols;
+      Expr src = let("row", "tile.load", {x, tup(Dims(page.size(), 0)), tup(row), tup(row)}, mem(MemorySpace::Vec));
+      Expr out = out_param(page, dt);
+      results.push_back(f.let(name("ms"), ops::create_call(reg, "tile.mscatter", {src, index(DataType::INT32), out}, {}, {},
+                                                           out->type)));
+    } else {
+      // Eight 32-byte blocks of t, at offsets masked into it; read as t's dtype or as the
+      // integer of its width.
+      const std::int64_t bytes = ir::storage_bits(dt) / 8, blocks = count(page) * bytes / 32;
+      if (blocks < 1) return;
+      std::int64_t span = 1;
+      while (span * 2 <= blocks) span *= 2;
+      Expr k = counted(rng.range(0, 15), 8, rng.coin(), DataType::UINT32);
+      Expr in_range = let("blk", "tile.ands", {k, ir::make_int(span - 1, DataType::UINT32)});
+      Expr offsets = let("off", "tile.shls", {in_range, ir::make_int(5, DataType::UINT32)});
+      const DataType out_dt = rng.coin() ? dt : dt == DataType::FP16 ? DataType::INT16 : DataType::INT32;
+      ir::Kwargs kw;
+      if (out_dt != dt) kw.emplace_back("output_dtype", out_dt);
+      const Dims shape = {1, 8 * (32 / bytes)};
+      store_fresh(typed("gb", "tile.gatherb", {t, offsets}, std::move(kw), shape, out_dt), shape, out_dt);
     }
   }
 
@@ -862,6 +920,48 @@ inline ir::Program materialize(const Options& o) {
     acc = acc ? g.let("sum", r.coin() ? "tile.add" : "tile.sub", {acc, t}) : t;
   }
   if (r.coin()) acc = g.let("m", "tile.muls", {acc, ir::make_float(0.5)});
+  // The kernel's other reads and writes through a tensor's view (issue 34), each view's
+  // strides the pass fills: a GM gather by flat element from an ND parameter and a GM
+  // scatter of the sum into an ND output.
+  if (r.coin(40)) {
+    const auto& [p, tt] = params[static_cast<std::size_t>(r.range(0, static_cast<std::int64_t>(params.size()) - 1))];
+    const auto* pt = ir::as<ir::TensorType>(tt);
+    Dims shape;
+    for (const auto& d : pt->shape) shape.push_back(ir::const_int(d).value_or(1));
+    const ir::TensorLayout layout = pt->view ? pt->view->layout : ir::TensorLayout::ND;
+    auto tile_of = [&](const Dims& d, DataType t) { return ir::make_tile_type(idx(d), t, ops::deduce::default_view(), MemorySpace::Vec); };
+    auto ramp = [&](std::int64_t start, std::int64_t n, bool down) {
+      return g.f.let(g.name("ix"), ops::create_call(g.reg, "tile.ci", {ir::make_int(start, DataType::INT32), tup({1, n})},
+                                                    {{"dtype", DataType::INT32}, {"descending", down}}, {},
+                                                    tile_of({1, n}, DataType::INT32)));
+    };
+    try {
+      switch (r.range(0, 1)) {
+        case 0: {
+          if (layout != ir::TensorLayout::ND) break;
+          Expr ix = ramp(r.range(0, count(shape) - c0), c0, false);
+          Expr got = g.f.let(g.name("mg"), ops::create_call(g.reg, "tile.mgather", {p, ix},
+                                                            {{"coalesce", std::int64_t{1}}, {"target_memory", MemorySpace::Vec}},
+                                                            {}, tile_of({1, c0}, dt)));
+          g.results.push_back(g.let("stored", "tile.store", {got, tup({0, 0}), g.out_param({1, c0}, dt)}));
+          break;
+        }
+        default: {
+          ir::TensorView nd{};
+          nd.layout = ir::TensorLayout::ND;
+          Expr out = g.out_param(tile_shape, dt, nd);
+          const std::int64_t n = count(tile_shape);
+          const bool down = r.coin();
+          Expr ix = g.let("ixr", "tile.reshape", {ramp(down ? n - 1 : 0, n, down), tup(tile_shape)});
+          g.results.push_back(
+              g.f.let(g.name("ms"), ops::create_call(g.reg, "tile.mscatter", {acc, ix, out}, {}, {}, out->type)));
+          break;
+        }
+      }
+    } catch (const ir::Error&) {
+      // The registry refused the draw (its deducer's checks): what was emitted is dead code.
+    }
+  }
   ir::TensorView ov{};
   bool dn_out = r.coin(40);
   if (dn_out) ov.layout = ir::TensorLayout::DN;
@@ -894,7 +994,7 @@ inline ir::Program materialize(const Options& o) {
         "tensor.row_sum", "tensor.row_max", "tensor.row_min", "tensor.row_prod", "tensor.row_argmax", "tensor.row_argmin",
         "tensor.col_sum", "tensor.col_max", "tensor.col_min", "tensor.col_prod", "tensor.col_argmax", "tensor.col_argmin"};
     try {
-      switch (r.range(0, 9)) {
+      switch (r.range(0, 10)) {
         case 0: returned.push_back(mainf.let(g.name("z"), g.pick(binary), {y, y})); break;
         case 1: returned.push_back(mainf.let(g.name("z"), g.pick(scalar), {y, ir::make_float(0.5)})); break;
         case 2: returned.push_back(mainf.let(g.name("z"), g.pick(reduce), {r.coin() ? x : y})); break;
@@ -923,9 +1023,23 @@ inline ir::Program materialize(const Options& o) {
           break;
         }
         case 8: {
+          // An allocation handle first, now and then: it computes nothing, and a pass must keep it.
+          if (r.coin(25))
+            mainf.let(g.name("p"), "tensor.alloc",
+                      {ir::make_int(static_cast<std::int64_t>(MemorySpace::DDR)), ir::make_int(count(yshape) * 4)});
           Dims shape;  // the parameter seen as [rows, last]
           for (const auto& d : ir::as<ir::TensorType>(params[xi].second)->shape) shape.push_back(ir::const_int(d).value_or(1));
           returned.push_back(mainf.let(g.name("z"), "tensor.view", {x, tup({count(shape) / shape.back(), shape.back()})}));
+          break;
+        }
+        case 9: {
+          // The parameter's bytes as the integer of its width (upstream keeps this op out of
+          // kernels: its tensor-to-tile conversion lowers it).
+          const auto* pt = ir::as<ir::TensorType>(params[xi].second);
+          if (pt->view && pt->view->layout == ir::TensorLayout::NZ) break;
+          const DataType bits = dt == DataType::FP16 ? DataType::INT16 : DataType::INT32;
+          returned.push_back(mainf.let(g.name("z"), ops::create_call(g.reg, "tensor.reinterpret_view", {x}, {{"dtype", bits}}, {},
+                                                                     ir::make_tensor_type(pt->shape, bits, pt->view))));
           break;
         }
         default: {

@@ -818,8 +818,18 @@ inline Value concat(OpCall& c) {
   return finish(std::move(out));
 }
 
-// tile.reinterpret_view: the bytes of each line along the contiguous axis (the last for a
-// row-major view, the second-to-last for a column-major one) read as another dtype.
+// Whether the operand's elements are contiguous along its second-to-last axis: a column-major
+// tile, a DN tensor.
+inline bool column_major_operand(const OpCall& c, std::size_t i) {
+  const ir::Type& t = c.call.args.at(i)->type;
+  if (const auto* tile = ir::as<ir::TileType>(t)) return ir::effective_view(*tile).blayout == ir::TileLayout::col_major;
+  if (const auto* tensor = ir::as<ir::TensorType>(t)) return tensor->view && tensor->view->layout == ir::TensorLayout::DN;
+  return false;
+}
+
+// tile.reinterpret_view (and tensor.reinterpret_view, on the tensor's elements): the bytes of
+// each line along the contiguous axis (the last for a row-major view, the second-to-last for
+// a column-major tile or a DN tensor) read as another dtype.
 inline Value reinterpret_view(OpCall& c) {
   const Tile& a = c.tile(0);
   auto out = new_result(c);
@@ -828,8 +838,7 @@ inline Value reinterpret_view(OpCall& c) {
     c.fail(RunErrorKind::unsupported, "reinterpreting " + std::string(ir::name_of(a.dtype)) + " as " +
                                           std::string(ir::name_of(out->dtype)) + " is not modelled");
   if (a.rank() != out->rank()) c.fail(RunErrorKind::unsupported, "a rank-changing reinterpret_view is not modelled");
-  const auto* at = ir::as<ir::TileType>(c.call.args[0]->type);
-  bool col = at && ir::effective_view(*at).blayout == ir::TileLayout::col_major && a.rank() >= 2;
+  bool col = a.rank() >= 2 && column_major_operand(c, 0);
   std::size_t axis = col ? a.rank() - 2 : a.rank() - 1;
   // Move the contiguous axis last: lines of bytes are then rows.
   auto line_major = [&](const Tile& t) {
@@ -992,6 +1001,55 @@ inline Value gather_mask(OpCall& c) {
     out->defined[i] = src.defined[s];
   }
   Interpreter::mask_to_valid(*out);
+  return TilePtr(std::move(out));
+}
+
+// tile.gatherb(src, offset): entry k of an offset row is a byte offset into src (its whole
+// tile, row-major, little-endian); the 32 bytes there become the row's k-th block of
+// 32 / sizeof(output dtype) elements. Bytes are copied, never converted.
+inline Value gatherb(OpCall& c) {
+  const Tile& src = c.tile(0);
+  const Tile& off = c.tile(1);
+  require_2d(c, off, "offset");
+  auto out = new_result(c);
+  require_2d(c, *out, "the result");
+  const int in_bits = ir::storage_bits(src.dtype), out_bits = ir::storage_bits(out->dtype);
+  if (in_bits % 8 || out_bits % 8 || !is_modelled(src.dtype))
+    c.fail(RunErrorKind::unsupported, "gathering blocks of " + std::string(ir::name_of(src.dtype)) + " as " +
+                                          std::string(ir::name_of(out->dtype)) + " is not modelled");
+  if (column_major_operand(c, 0) && src.rank() >= 2)
+    c.fail(RunErrorKind::unsupported, "src is column-major; tile.gatherb addresses a row-major tile");
+  const auto in_bytes = static_cast<std::size_t>(in_bits / 8), out_bytes = static_cast<std::size_t>(out_bits / 8);
+  const std::int64_t per_block = static_cast<std::int64_t>(32 / out_bytes);
+  if (out->shape[0] != off.shape[0] || out->shape[1] != off.shape[1] * per_block)
+    c.fail("the result " + dims_string(out->shape) + " must have offset's rows and " + std::to_string(per_block) +
+           " columns per offset " + dims_string(off.shape));
+  const std::size_t src_bytes = src.size() * in_bytes;
+  // Byte b of src, and whether the element holding it is defined.
+  auto byte_at = [&](std::size_t b) {
+    const std::size_t e = b / in_bytes;
+    return std::pair{static_cast<std::uint8_t>(encode_bits(src.data[e], src.dtype) >> (8 * (b % in_bytes))), src.defined[e] != 0};
+  };
+  Dims idx(2, 0);
+  for (std::size_t i = 0; i < out->size(); ++i, next_index(idx, out->shape)) {
+    const auto o = static_cast<std::size_t>(idx[0] * off.shape[1] + idx[1] / per_block);
+    if (!off.defined[o]) continue;
+    const std::int64_t base = to_i64(off.data[o]);
+    if (base < 0 || static_cast<std::size_t>(base) + 32 > src_bytes)
+      c.fail(RunErrorKind::cannot_run, "offset " + std::to_string(base) + " names a 32-byte block past the " +
+                                           std::to_string(src_bytes) + " bytes of src " + dims_string(src.shape));
+    const std::size_t first = static_cast<std::size_t>(base) + static_cast<std::size_t>(idx[1] % per_block) * out_bytes;
+    std::uint64_t bits = 0;
+    bool defined = true;
+    for (std::size_t b = 0; b < out_bytes; ++b) {
+      auto [byte, def] = byte_at(first + b);
+      bits |= std::uint64_t{byte} << (8 * b);
+      defined = defined && def;
+    }
+    out->data[i] = defined ? decode_bits(bits, out->dtype) : 0.0;
+    out->defined[i] = defined;
+  }
+  Interpreter::mask_to_valid(*out);  // bits are exact: no rounding
   return TilePtr(std::move(out));
 }
 
@@ -1252,12 +1310,13 @@ inline Value load(OpCall& c) {
   return finish(std::move(out));
 }
 
-// A write into a tensor.slice is a write into its source; the interpreter holds a slice as a
-// copy, so it cannot run one.
+// A write through a tensor.slice (or reinterpret_view) reaches its source; the interpreter holds
+// such a view as a copy, so it cannot run one.
 inline void check_writable(const OpCall& c, const Buffer& b) {
   if (b.slice_copy)
     c.fail(RunErrorKind::unsupported,
-           "writes into a tensor.slice are not modelled: the interpreter reads a slice as a copy of its window");
+           "writes through a tensor.slice or tensor.reinterpret_view are not modelled: the interpreter holds such a view "
+           "as a copy of what it shows");
 }
 
 // tile.store(tile, offsets, tensor[, shapes]) writes the tile's valid region.
@@ -1444,6 +1503,125 @@ inline Value tensor_from_tile(const OpCall& c, const Tile& t) {
   return TensorRef{std::move(b)};
 }
 
+// ---- tensors: gather and scatter by index -------------------------------------------------
+//
+// tile.mgather and tile.mscatter address a GM tensor by element offsets from its base (and
+// mgather's row mode by row). Where the tensor's view is packed row-major, a flat offset is
+// also the row-major position of an element, and every reading of the ISA agrees; other views
+// (DN, padded strides) are not modelled, rather than guessed at.
+
+inline void require_packed_row_major(const OpCall& c, const TensorAccess& a, const char* what) {
+  std::int64_t expected = 1;
+  for (std::size_t k = a.shape.size(); k-- > 0;) {
+    if (a.shape[k] > 1 && a.strides[k] != expected)
+      c.fail(RunErrorKind::unsupported, std::string(what) + " of shape " + dims_string(a.shape) + " has strides " +
+                                            dims_string(a.strides) + "; " + std::string(c.name) +
+                                            " is modelled on packed row-major tensors only");
+    expected *= std::max<std::int64_t>(a.shape[k], 1);
+  }
+}
+
+// Whether the row-major element `flat` of a tensor lies in its valid region.
+inline bool in_valid_region(std::int64_t flat, const TensorAccess& a) {
+  for (std::size_t k = a.shape.size(); k-- > 0;) {
+    const std::int64_t extent = std::max<std::int64_t>(a.shape[k], 1);
+    if (flat % extent >= a.valid[k]) return false;
+    flat /= extent;
+  }
+  return true;
+}
+
+// tile.mgather(mem, idx[, scratch][, valid_shape]), kwargs coalesce (0 row, 1 element) and
+// gather_oob (0 undefined, 1 clamp, 2 wrap, 3 zero). Element mode: out[i, j] is element
+// idx[i, j] of mem, flat. Row mode: out[i, j] is column j of row idx_i (idx is one row or one
+// column) of mem, its leading axes merged into rows. An index outside mem (its row count, or
+// its element count) is clamped, wrapped or read as 0 as gather_oob says; the default leaves
+// it to the target, and the run stops there. idx is a tile (Vec result) or an INT32 tensor (Mat
+// result, read through its type); scratch is the instruction's workspace.
+inline Value mgather(OpCall& c) {
+  const TensorAccess a = c.access(0);
+  require_packed_row_major(c, a, "mem");
+  const Buffer& buf = *c.tensor(0).buffer;
+  const Tile ix = c.args.at(1).tensor() ? tensor_elements(c, 1) : c.tile(1);
+  require_2d(c, ix, "idx");
+  if (a.shape.empty()) c.fail("mem has no axis");
+  const bool by_element = c.kw<std::int64_t>("coalesce").value_or(0) == 1;
+  const std::int64_t oob = c.kw<std::int64_t>("gather_oob").value_or(0);
+  if (oob < 0 || oob > 3) c.fail("gather_oob must be 0..3, got " + std::to_string(oob));
+  const std::int64_t cols = std::max<std::int64_t>(a.shape.back(), 1), elements = element_count(a.shape);
+  const std::int64_t capacity = by_element ? elements : elements / cols;
+  auto out = new_result(c);
+  require_2d(c, *out, "the result");
+  if (by_element ? out->shape != ix.shape
+                 : (ix.shape[0] != 1 && ix.shape[1] != 1) || out->shape != Dims{element_count(ix.shape), cols})
+    c.fail("the result " + dims_string(out->shape) + " does not fit idx " + dims_string(ix.shape) + " over mem " +
+           dims_string(a.shape) + (by_element ? " (element mode: idx's shape)" : " (row mode: [idx's length, mem's columns])"));
+  Dims at(2, 0);
+  for (std::size_t i = 0; i < out->size(); ++i, next_index(at, out->shape)) {
+    const auto k = static_cast<std::size_t>(by_element ? static_cast<std::int64_t>(i) : at[0]);
+    if (!ix.defined[k]) continue;
+    std::int64_t n = to_i64(ix.data[k]);
+    if (n < 0 || n >= capacity) {
+      switch (oob) {
+        case 1: n = std::clamp<std::int64_t>(n, 0, capacity - 1); break;
+        case 2:
+          if (n < 0) c.fail(RunErrorKind::cannot_run, "index " + std::to_string(n) + " is negative: how it wraps is target-defined");
+          n %= capacity;
+          break;
+        case 3:
+          out->data[i] = 0.0;
+          out->defined[i] = 1;
+          continue;
+        default:
+          c.fail(RunErrorKind::cannot_run, "index " + std::to_string(n) + " is outside the " + std::to_string(capacity) +
+                                               (by_element ? " elements" : " rows") + " of mem " + dims_string(a.shape) +
+                                               " and gather_oob leaves it to the target");
+      }
+    }
+    const std::int64_t flat = by_element ? n : n * cols + at[1];
+    if (!in_valid_region(flat, a)) continue;
+    check_address(c, buf, flat);
+    out->data[i] = buf.data[static_cast<std::size_t>(flat)];
+    out->defined[i] = buf.defined[static_cast<std::size_t>(flat)];
+  }
+  return finish(std::move(out));
+}
+
+// tile.mscatter(src, idx, output_tensor): element idx[p] of the output tensor, flat, becomes
+// src[p] for src's valid elements in row-major order (a later write wins); in place, as the
+// result is the output tensor.
+inline Value mscatter(OpCall& c) {
+  const Tile& src = c.tile(0);
+  const Tile& ix = c.tile(1);
+  if (ix.shape != src.shape) c.fail("idx " + dims_string(ix.shape) + " must have src's shape " + dims_string(src.shape));
+  const TensorRef& dst = c.tensor(2);
+  const TensorAccess a = c.access(2);
+  require_packed_row_major(c, a, "the output tensor");
+  Buffer& buf = *dst.buffer;
+  check_writable(c, buf);
+  const std::int64_t elements = element_count(a.shape);
+  std::size_t undefined_into_valid = 0;
+  Dims p(src.rank(), 0);
+  if (element_count(src.valid) > 0) do {
+      auto i = static_cast<std::size_t>(linear(p, src.shape));
+      if (!ix.defined[i]) c.fail(RunErrorKind::cannot_run, "index " + dims_string(p) + " of idx is undefined");
+      const std::int64_t n = to_i64(ix.data[i]);
+      if (n < 0 || n >= elements)
+        c.fail(RunErrorKind::cannot_run, "index " + std::to_string(n) + " is outside the " + std::to_string(elements) +
+                                             " elements of the output tensor " + dims_string(a.shape));
+      check_address(c, buf, n);
+      const bool def = src.defined[i] != 0;
+      if (!def && in_valid_region(n, a)) ++undefined_into_valid;
+      buf.data[static_cast<std::size_t>(n)] = def ? store_rounded(src.data[i], buf.dtype) : 0.0;
+      buf.defined[static_cast<std::size_t>(n)] = def;
+    } while (next_index(p, src.valid));
+  if (undefined_into_valid)
+    c.interp.note(std::to_string(undefined_into_valid) + " undefined element(s) of src were scattered into the valid region of tensor '" +
+                      buf.name + "'",
+                  c.expr->span);
+  return dst;
+}
+
 // tensor.add/sub/mul/div/maximum/minimum(lhs, rhs) and the scalar forms (adds, …): the tile
 // ops' arithmetic (integer division truncates), NumPy broadcasting.
 template <Binary F>
@@ -1614,6 +1792,15 @@ Value on_tensors(OpCall& c) {
   const Tile* t = r.tile();
   if (!t) c.fail("the result is not a tensor");
   return tensor_from_tile(c, *t);
+}
+
+// tensor.reinterpret_view(data[, shape], dtype): the bytes of data's elements read as another
+// dtype (reinterpret_view above). Upstream's is a view of the same memory; the interpreter
+// holds a copy, as it does a tensor.slice, so a write through it refuses to run.
+inline Value tensor_reinterpret_view(OpCall& c) {
+  Value v = on_tensors<reinterpret_view>(c);
+  std::get<TensorRef>(v.v).buffer->slice_copy = true;
+  return v;
 }
 
 // tensor.matmul(lhs, rhs): 2-D operands, `a_trans` / `b_trans` transposing them first; the
@@ -1855,6 +2042,8 @@ inline void register_ops(OpTable& t) {
   t.add("tensor.full", tensor_create);
   t.add("tensor.read", tensor_read);
   t.add("tensor.slice", tensor_slice);
+  t.add("tensor.reinterpret_view", tensor_reinterpret_view);
+  t.add("tensor.alloc", opaque);
   t.add("tensor.exp", on_tensors<unary<f_exp>>);
   t.add("tensor.cast", on_tensors<cast>);
   t.add("tensor.transpose", on_tensors<transpose>);
@@ -1891,6 +2080,9 @@ inline void register_ops(OpTable& t) {
   t.add("tile.tri", tri);
   t.add("tile.gather", gather);
   t.add("tile.gather_mask", gather_mask);
+  t.add("tile.gatherb", gatherb);
+  t.add("tile.mgather", mgather);
+  t.add("tile.mscatter", mscatter);
   t.add("tile.scatter", scatter);
   t.add("tile.scatter_mask", scatter_mask);
   t.add("tile.scatter_update", scatter_update);
