@@ -4,7 +4,9 @@
 //   ir::Program p = testgen::generate({testgen::Target::flatten, seed});
 //
 // Deterministic from (target, seed, options): the same seed builds the same program on
-// every platform (splitmix64, no std distributions). Programs are built with the C++
+// every platform and with every compiler (splitmix64, no std distributions; no two draws,
+// nor two names, in the arguments of one call, whose order C++ leaves to the compiler:
+// each is its own statement). Programs are built with the C++
 // builder, so every op goes through the registry's type deduction; the tests check that
 // each one prints, parses back to itself and verifies the properties its pass requires.
 //
@@ -16,8 +18,9 @@
 //   stores into windows of ND tensors; or batched matmuls with broadcast batch dims and
 //   transpose_view operands, fused or staged stores, and batch_matmul_acc chains.
 // * materialize: tensors with ND / DN layouts and empty strides (rank 2…4), blocked NZ
-//   rank-5 tensors, read through windows into 2-D tiles, an orchestration caller that also
-//   adds, scales and reduces tensors.
+//   rank-5 tensors, read through windows into 2-D tiles, GM gathers and scatters through
+//   ND views, an orchestration caller that also adds, scales, reduces and reinterprets
+//   tensors.
 // * fold: MemRef-allocated 2-D tiles and reshapes between them, same or different
 //   allocation, same or different signature.
 // * canonicalize: 2-D Vec and Mat tiles, slices (chained, constant and dynamic offsets,
@@ -176,7 +179,8 @@ struct FlattenGen : Gen {
         static const std::vector<std::string> ops = {"tile.col_sum", "tile.col_max", "tile.col_min"};
         Dims reduced = page;
         reduced[0] = 1;
-        store_fresh(let("col", pick(ops), {some_tile()}), reduced, dt);
+        const std::string& op = pick(ops);
+        store_fresh(let("col", op, {some_tile()}), reduced, dt);
         break;
       }
       case 1: {  // a broadcast operand: some leading axes 1, the others the page's
@@ -213,18 +217,21 @@ struct FlattenGen : Gen {
     switch (choice) {
       case 0: case 1: {
         static const std::vector<std::string> ops = {"tile.add", "tile.sub", "tile.mul", "tile.maximum", "tile.minimum"};
-        pool.push_back(let("e", pick(ops), {some_tile(), some_tile()}));
+        const std::string& op = pick(ops);
+        pool.push_back(let("e", op, {some_tile(), some_tile()}));
         break;
       }
       case 2: case 3: {
         static const std::vector<std::string> ops = {"tile.adds", "tile.subs", "tile.muls", "tile.maximums"};
         double c = static_cast<double>(rng.range(-8, 8)) / 4.0;
-        pool.push_back(let("s", pick(ops), {some_tile(), ir::make_float(c)}));
+        const std::string& op = pick(ops);
+        pool.push_back(let("s", op, {some_tile(), ir::make_float(c)}));
         break;
       }
       case 4: {
         static const std::vector<std::string> ops = {"tile.neg", "tile.abs", "tile.relu", "tile.exp"};
-        pool.push_back(let("u", pick(ops), {some_tile()}));
+        const std::string& op = pick(ops);
+        pool.push_back(let("u", op, {some_tile()}));
         break;
       }
       case 5: {
@@ -288,7 +295,8 @@ struct FlattenGen : Gen {
         if (depth > 1) break;
         Expr init = some_tile(), addend = some_tile();
         auto trips = rng.range(1, 3);
-        auto out = f.for_range(name("i"), 0, trips, 1, {{name("carry"), init}},
+        const std::string i = name("i"), carry = name("carry");
+        auto out = f.for_range(i, 0, trips, 1, {{carry, init}},
                                [&](build::Block& b, const Expr&, const std::vector<Expr>& ia) {
                                  Expr n = b.let(name("n"), "tile.add", {ia[0], addend});
                                  b.yield_({n});
@@ -298,7 +306,8 @@ struct FlattenGen : Gen {
       }
       case 13: {  // an if with a result
         Expr a = some_tile(), b = some_tile();
-        Expr cond = build::binary(ir::BinaryOp::Lt, ir::make_int(rng.range(0, 3)), ir::make_int(rng.range(0, 3)));
+        const std::int64_t lhs = rng.range(0, 3), rhs = rng.range(0, 3);
+        Expr cond = build::binary(ir::BinaryOp::Lt, ir::make_int(lhs), ir::make_int(rhs));
         auto out = f.if_(
             cond, [&](build::Block& blk) { blk.yield_({blk.let(name("then"), "tile.add", {a, b})}); },
             [&](build::Block& blk) { blk.yield_({blk.let(name("else"), "tile.mul", {a, b})}); }, {name("phi")});
@@ -308,7 +317,11 @@ struct FlattenGen : Gen {
       case 14: {  // the other row-wise ops the generic rule re-creates (issue 34)
         Expr a = some_tile(), b = some_tile();
         switch (rng.range(0, 5)) {
-          case 0: pool.push_back(let("c3", rng.coin() ? "tile.addc" : "tile.subc", {a, b, some_tile()})); break;
+          case 0: {
+            const char* op = rng.coin() ? "tile.addc" : "tile.subc";
+            pool.push_back(let("c3", op, {a, b, some_tile()}));
+            break;
+          }
           case 1:
             pool.push_back(let("sc", rng.coin() ? "tile.addsc" : "tile.subsc", {a, ir::make_float(1.5), b}));
             break;
@@ -380,7 +393,8 @@ struct FlattenGen : Gen {
       static const std::vector<std::string> ex = {"tile.row_expand", "tile.row_expand_div", "tile.row_expand_max",
                                                   "tile.row_expand_min", "tile.row_expand_expdif"};
       Expr red = let("red", rng.coin() ? "tile.row_prod" : "tile.row_max", {t, scratch()});
-      pool.push_back(let("rx", pick(ex), {some_tile(), red}));
+      const std::string& op = pick(ex);
+      pool.push_back(let("rx", op, {some_tile(), red}));
       return;
     }
     Dims reduced = page;
@@ -391,7 +405,8 @@ struct FlattenGen : Gen {
                                                     "tile.col_expand_sub", "tile.col_expand_div", "tile.col_expand_max",
                                                     "tile.col_expand_min", "tile.col_expand_expdif"};
         Expr red = let("col", rng.coin() ? "tile.col_sum" : "tile.col_max", {t});
-        pool.push_back(let("cx", pick(ex), {some_tile(), red}));
+        const std::string& op = pick(ex);
+        pool.push_back(let("cx", op, {some_tile(), red}));
         break;
       }
       case 1: store_fresh(let("col", "tile.col_prod", {t}), reduced, dt); break;
@@ -435,7 +450,11 @@ struct FlattenGen : Gen {
     Expr t = some_tile();
     static const std::vector<ir::PadValue> pads = {ir::PadValue::zero, ir::PadValue::max, ir::PadValue::min};
     switch (rng.range(0, 4)) {
-      case 0: pool.push_back(let("fp", rng.coin() ? "tile.fillpad" : "tile.fillpad_inplace", {t}, {{"pad_value", pick(pads)}})); break;
+      case 0: {
+        const char* op = rng.coin() ? "tile.fillpad" : "tile.fillpad_inplace";
+        pool.push_back(let("fp", op, {t}, {{"pad_value", pick(pads)}}));
+        break;
+      }
       case 1: {
         Dims at(page.size());
         for (std::size_t k = 0; k < page.size(); ++k) at[k] = rng.range(0, page[k] - 1);
@@ -510,11 +529,13 @@ struct FlattenGen : Gen {
         Dims half = page;
         half.back() = cols / 2;
         Expr picked = typed("gm", "tile.gather_mask", {t}, {{"mask_pattern", pattern}}, half, dt);
-        if (rng.coin())
+        if (rng.coin()) {
+          const std::int64_t into = rng.range(1, 2);
           pool.push_back(typed("sm", "tile.scatter_mask", {let("c", "tile.adds", {some_tile(), ir::make_float(0.0)}), picked},
-                               {{"mask_pattern", rng.range(1, 2)}}, page, dt));
-        else
+                               {{"mask_pattern", into}}, page, dt));
+        } else {
           store_fresh(picked, half, dt);
+        }
         break;
       }
       case 3: {
@@ -608,9 +629,8 @@ struct FlattenGen : Gen {
       Dims row(page.size(), 1);
       row.back() = cols;
       Expr src = let("row", "tile.load", {x, tup(Dims(page.size(), 0)), tup(row), tup(row)}, mem(MemorySpace::Vec));
-      Expr out = out_param(page, dt);
-      results.push_back(f.let(name("ms"), ops::create_call(reg, "tile.mscatter", {src, index(DataType::INT32), out}, {}, {},
-                                                           out->type)));
+      Expr out = out_param(page, dt), at = index(DataType::INT32);
+      results.push_back(f.let(name("ms"), ops::create_call(reg, "tile.mscatter", {src, at, out}, {}, {}, out->type)));
     } else {
       // Eight 32-byte blocks of t, at offsets masked into it; read as t's dtype or as the
       // integer of its width.
@@ -618,7 +638,8 @@ struct FlattenGen : Gen {
       if (blocks < 1) return;
       std::int64_t span = 1;
       while (span * 2 <= blocks) span *= 2;
-      Expr k = counted(rng.range(0, 15), 8, rng.coin(), DataType::UINT32);
+      const std::int64_t first = rng.range(0, 15);
+      Expr k = counted(first, 8, rng.coin(), DataType::UINT32);
       Expr in_range = let("blk", "tile.ands", {k, ir::make_int(span - 1, DataType::UINT32)});
       Expr offsets = let("off", "tile.shls", {in_range, ir::make_int(5, DataType::UINT32)});
       const DataType out_dt = rng.coin() ? dt : dt == DataType::FP16 ? DataType::INT16 : DataType::INT32;
@@ -997,7 +1018,11 @@ inline ir::Program materialize(const Options& o) {
       switch (r.range(0, 10)) {
         case 0: returned.push_back(mainf.let(g.name("z"), g.pick(binary), {y, y})); break;
         case 1: returned.push_back(mainf.let(g.name("z"), g.pick(scalar), {y, ir::make_float(0.5)})); break;
-        case 2: returned.push_back(mainf.let(g.name("z"), g.pick(reduce), {r.coin() ? x : y})); break;
+        case 2: {
+          const std::string& op = g.pick(reduce);
+          returned.push_back(mainf.let(g.name("z"), op, {r.coin() ? x : y}));
+          break;
+        }
         case 3: returned.push_back(typed("tensor.exp", {y}, {}, yshape, dt)); break;
         case 4:
           returned.push_back(typed("tensor.cast", {y}, {{"target_type", DataType::INT32}, {"mode", r.range(0, 4)}}, yshape,
@@ -1164,7 +1189,9 @@ inline ir::Program canonicalize(const Options& o) {
       }
       case 3: res = g.f.let(g.name("alias"), sl); res = g.let("n", "tile.neg", {res}); break;
       case 4: {
-        auto out = g.f.for_range(g.name("i"), 0, r.range(1, 2), 1, {{g.name("carry"), sl}},
+        const std::string i = g.name("i"), carry = g.name("carry");
+        const std::int64_t trips = r.range(1, 2);
+        auto out = g.f.for_range(i, 0, trips, 1, {{carry, sl}},
                                  [&](build::Block& b, const Expr&, const std::vector<Expr>& ia) {
                                    b.yield_({b.let(g.name("nx"), "tile.adds", {ia[0], ir::make_float(1.0)})});
                                  });
@@ -1173,7 +1200,9 @@ inline ir::Program canonicalize(const Options& o) {
       }
       case 5: {  // a loop that yields a (possibly unaligned) slice of the source
         std::int64_t r1 = r.range(0, rows - h), c1 = r.range(0, cols - w);
-        auto out = g.f.for_range(g.name("i"), 0, r.range(1, 2), 1, {{g.name("carry"), sl}},
+        const std::string i = g.name("i"), carry = g.name("carry");
+        const std::int64_t trips = r.range(1, 2);
+        auto out = g.f.for_range(i, 0, trips, 1, {{carry, sl}},
                                  [&](build::Block& b, const Expr&, const std::vector<Expr>& ia) {
                                    Expr m = b.let(g.name("mx"), "tile.maximum", {ia[0], sl});
                                    (void)m;
@@ -1203,23 +1232,29 @@ struct SsaGen {
   static std::string pad(int depth) { return std::string(static_cast<std::size_t>(8 + 4 * depth), ' '); }
   std::string name() { return std::vector<std::string>{"a", "b", "c"}[static_cast<std::size_t>(rng.range(0, 2))]; }
   std::string condition() {
-    if (!loop_vars.empty() && rng.coin())
-      return loop_vars[static_cast<std::size_t>(rng.range(0, static_cast<std::int64_t>(loop_vars.size()) - 1))] +
-             (rng.coin() ? " == " : " < ") + std::to_string(rng.range(0, 2));
-    return std::string("s") + (rng.coin() ? " > " : " == ") + std::to_string(rng.range(0, 6));
+    if (!loop_vars.empty() && rng.coin()) {
+      const std::string& v = loop_vars[static_cast<std::size_t>(rng.range(0, static_cast<std::int64_t>(loop_vars.size()) - 1))];
+      const char* op = rng.coin() ? " == " : " < ";
+      return v + op + std::to_string(rng.range(0, 2));
+    }
+    const char* op = rng.coin() ? " > " : " == ";
+    return std::string("s") + op + std::to_string(rng.range(0, 6));
   }
   void assign(int depth) {
     const std::string v = name(), ty = ": " + tile_type + " = ";
     switch (rng.range(0, 4)) {
       case 0: text += pad(depth) + v + ty + name() + "\n"; break;
-      case 1:
-        text += pad(depth) + v + ty + "pl.tile.adds(" + name() + ", " + std::to_string(rng.range(-3, 3)) + ".5)\n";
+      case 1: {
+        const std::string a = name();
+        text += pad(depth) + v + ty + "pl.tile.adds(" + a + ", " + std::to_string(rng.range(-3, 3)) + ".5)\n";
         break;
+      }
       case 2: text += pad(depth) + "out_0 = pl.tile.store(" + name() + ", [0, 0], out_0)\n"; break;
       default: {
         static const std::vector<std::string> ops = {"add", "sub", "mul", "maximum"};
-        text += pad(depth) + v + ty + "pl.tile." + ops[static_cast<std::size_t>(rng.range(0, 3))] + "(" + name() + ", " +
-                name() + ")\n";
+        const std::string& op = ops[static_cast<std::size_t>(rng.range(0, 3))];
+        const std::string a = name(), b = name();
+        text += pad(depth) + v + ty + "pl.tile." + op + "(" + a + ", " + b + ")\n";
       }
     }
   }

@@ -222,9 +222,8 @@ TEST_CASE("generator: deterministic; every program prints, parses back to itself
 // passes in front of the interpreter. An op added to the interpreter fails this test until a
 // generator draws it. (`tensor.adds` is no op of its own in text: it reads back as
 // tensor.add, which is drawn.)
-// The seeds are many enough that the rarest op is drawn dozens of times: which programs a
-// seed yields depends on the compiler (argument evaluation order), so a bare minimum of
-// draws would pass on one compiler and miss on another.
+// The seeds are many enough that the rarest op is drawn a dozen times or more, so that a small
+// change to a generator does not silently drop an op from the set.
 TEST_CASE("generator: together the targets draw every op the interpreter runs") {
   std::map<std::string, std::size_t> drawn;
   const std::pair<testgen::Target, std::uint64_t> plan[] = {
