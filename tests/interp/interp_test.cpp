@@ -697,6 +697,24 @@ TEST_CASE("interp: tile.mgather (element, row, out-of-range modes), tile.mscatte
                        doctest::Contains("offset 64 names a 32-byte block past the 64 bytes of src"), interp::RunError);
 }
 
+// Issue 34: gather_row copies one window of a GM tensor into a window of dst, in place: the
+// rest of dst keeps its elements; transpose=True lays window rows down dst's columns.
+TEST_CASE("interp: tile.gather_row writes a tensor window into dst, transposed or not") {
+  const std::string r = "        r: pl.Tile[[2, 8], pl.FP32, pl.Mem.Vec] = ";
+  auto plain = run_2x8(r + "pl.tile.gather_row(s, x, [1, 0], [0, 2], [1, 4])\n");
+  CHECK(std::vector<double>(plain.begin() + 8, plain.begin() + 13) == std::vector<double>{2, 3, 4, 5, 112});
+  CHECK(plain[0] == 100.0);
+  auto part = run_2x8(r + "pl.tile.gather_row(s, x, [0, 0], [1, 0], [2, 8], valid_shape=[1, 3])\n");
+  CHECK(std::vector<double>(part.begin(), part.begin() + 4) == std::vector<double>{8, 9, 10, 103});
+  CHECK(part[8] == 108.0);
+  auto down = run_2x8(r + "pl.tile.gather_row(s, x, [0, 4], [1, 0], [1, 2], transpose=True)\n");
+  CHECK(down[4] == 8.0);
+  CHECK(down[12] == 9.0);
+  CHECK(down[5] == 105.0);
+  CHECK_THROWS_WITH_AS(run_2x8(r + "pl.tile.gather_row(s, x, [0, 0], [1, 6], [1, 4])\n"),
+                       doctest::Contains("runs past the tensor [2, 8]"), interp::RunError);
+}
+
 TEST_CASE("interp: tile.sort32 sorts blocks into (value, index) pairs; mrgsort_format1/2 merge them") {
   using interp_generators::first;
   using interp_generators::kRow;

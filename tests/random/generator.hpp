@@ -509,7 +509,7 @@ struct FlattenGen : Gen {
     };
     Expr t = some_tile();
     if (ir::tile_type(t)->dtype != dt) return;  // (an add of an integer scalar may have promoted it)
-    const std::int64_t kind = rng.range(0, 11);
+    const std::int64_t kind = rng.range(0, 12);
     if (page.size() < 2 && kind >= 2 && kind <= 6) return;  // 2-D ops: the interpreter refuses rank 1
     if (kind >= 9) return gm_gather_scatter(t, kind, index);
     switch (kind) {
@@ -600,7 +600,8 @@ struct FlattenGen : Gen {
 
   // The gathers by offset: tile.mgather from the input tensor (flat elements or rows, indices
   // running past it under each gather_oob mode), tile.mscatter of a row into a fresh output,
-  // tile.gatherb of 32-byte blocks of a tile (FlattenTileNdTo2D meets them at the page's rank).
+  // tile.gatherb of 32-byte blocks of a tile (FlattenTileNdTo2D meets them at the page's rank),
+  // tile.gather_row of a window of a 2-D input into a copy of a tile, transposed or not.
   template <class Index>
   void gm_gather_scatter(const Expr& t, std::int64_t kind, Index& index) {
     const std::int64_t cols = page.back(), x_elems = count(xshape), x_cols = xshape.back();
@@ -631,7 +632,7 @@ struct FlattenGen : Gen {
       Expr src = let("row", "tile.load", {x, tup(Dims(page.size(), 0)), tup(row), tup(row)}, mem(MemorySpace::Vec));
       Expr out = out_param(page, dt), at = index(DataType::INT32);
       results.push_back(f.let(name("ms"), ops::create_call(reg, "tile.mscatter", {src, at, out}, {}, {}, out->type)));
-    } else {
+    } else if (kind == 11) {
       // Eight 32-byte blocks of t, at offsets masked into it; read as t's dtype or as the
       // integer of its width.
       const std::int64_t bytes = ir::storage_bits(dt) / 8, blocks = count(page) * bytes / 32;
@@ -647,6 +648,24 @@ struct FlattenGen : Gen {
       if (out_dt != dt) kw.emplace_back("output_dtype", out_dt);
       const Dims shape = {1, 8 * (32 / bytes)};
       store_fresh(typed("gb", "tile.gatherb", {t, offsets}, std::move(kw), shape, out_dt), shape, out_dt);
+    } else {
+      if (xshape.size() != 2 || page.size() != 2) return;
+      // A window [h, w] of x, laid into the page as it is or (transpose) as [w, h].
+      const bool transpose = rng.coin(25);
+      const std::int64_t h = rng.range(1, std::min(xshape[0], transpose ? page[1] : page[0]));
+      const std::int64_t w = rng.range(1, std::min(xshape[1], transpose ? page[0] : page[1]));
+      const std::int64_t sr = rng.range(0, xshape[0] - h), sc = rng.range(0, xshape[1] - w);
+      const std::int64_t dr = rng.range(0, page[0] - (transpose ? w : h));
+      const std::int64_t dc = rng.range(0, page[1] - (transpose ? h : w));
+      Expr dst = let("c", "tile.adds", {t, ir::make_float(0.0)});
+      std::vector<Expr> args = {dst, x, tup({dr, dc}), tup({sr, sc}), tup({h, w})};
+      if (!transpose && rng.coin(30)) {
+        const std::int64_t vr = rng.range(0, h), vc = rng.range(1, w);
+        args.push_back(tup({vr, vc}));
+      }
+      ir::Kwargs kw;
+      if (transpose) kw.emplace_back("transpose", true);
+      pool.push_back(f.let(name("gr"), ops::create_call(reg, "tile.gather_row", std::move(args), std::move(kw), {}, dst->type)));
     }
   }
 
@@ -942,8 +961,9 @@ inline ir::Program materialize(const Options& o) {
   }
   if (r.coin()) acc = g.let("m", "tile.muls", {acc, ir::make_float(0.5)});
   // The kernel's other reads and writes through a tensor's view (issue 34), each view's
-  // strides the pass fills: a GM gather by flat element from an ND parameter and a GM
-  // scatter of the sum into an ND output.
+  // strides the pass fills: a GM gather by flat element from an ND parameter, a GM scatter
+  // of the sum into an ND output, and a row of a 2-D parameter (ND or DN) gathered into the
+  // sum.
   if (r.coin(40)) {
     const auto& [p, tt] = params[static_cast<std::size_t>(r.range(0, static_cast<std::int64_t>(params.size()) - 1))];
     const auto* pt = ir::as<ir::TensorType>(tt);
@@ -957,7 +977,15 @@ inline ir::Program materialize(const Options& o) {
                                                     tile_of({1, n}, DataType::INT32)));
     };
     try {
-      switch (r.range(0, 1)) {
+      switch (r.range(0, 2)) {
+        case 2: {
+          if (shape.size() != 2 || layout == ir::TensorLayout::NZ) break;
+          const std::int64_t sr = r.range(0, shape[0] - 1), sc = c0 * r.range(0, shape[1] / c0 - 1), dr = r.range(0, 15);
+          acc = g.f.let(g.name("gr"), ops::create_call(g.reg, "tile.gather_row",
+                                                       {acc, p, tup({dr, 0}), tup({sr, sc}), tup({1, c0})}, {}, {},
+                                                       acc->type));
+          break;
+        }
         case 0: {
           if (layout != ir::TensorLayout::ND) break;
           Expr ix = ramp(r.range(0, count(shape) - c0), c0, false);

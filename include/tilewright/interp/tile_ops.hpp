@@ -1587,6 +1587,47 @@ inline Value mgather(OpCall& c) {
   return finish(std::move(out));
 }
 
+// tile.gather_row(dst, src, dst_offset, src_offset, shapes[, valid_shape], transpose): dst with
+// the valid part (valid_shape, default the whole window `shapes`) of the window of the 2-D
+// tensor src at src_offset, read through src's view, written at dst_offset; transpose=True
+// writes window row i as dst column i. Every other element of dst keeps its value (the op
+// writes dst in place). A window past src or dst cannot run.
+inline Value gather_row(OpCall& c) {
+  const Tile& dst = c.tile(0);
+  require_2d(c, dst, "dst");
+  const TensorRef& src = c.tensor(1);
+  const TensorAccess a = c.access(1);
+  if (a.shape.size() != 2) c.fail(RunErrorKind::unsupported, "a gather_row from a rank-" + std::to_string(a.shape.size()) + " tensor is not modelled");
+  const Dims at = c.dims(2), from = c.dims(3), window = c.dims(4);
+  const Dims valid = c.has(5) ? c.dims(5) : window;
+  if (at.size() != 2 || from.size() != 2 || window.size() != 2 || valid.size() != 2)
+    c.fail("dst_offset, src_offset, shapes and valid_shape must each name a row and a column");
+  const bool transpose = c.kw<bool>("transpose").value_or(false);
+  auto out = copy_of_destination(c, dst);
+  const Buffer& buf = *src.buffer;
+  for (std::int64_t i = 0; i < std::min(valid[0], window[0]); ++i)
+    for (std::int64_t j = 0; j < std::min(valid[1], window[1]); ++j) {
+      const std::int64_t sr = from[0] + i, sc = from[1] + j;
+      const std::int64_t dr = at[0] + (transpose ? j : i), dc = at[1] + (transpose ? i : j);
+      if (sr < 0 || sc < 0 || sr >= a.shape[0] || sc >= a.shape[1])
+        c.fail(RunErrorKind::cannot_run, "the window " + dims_string(window) + " at " + dims_string(from) +
+                                             " runs past the tensor " + dims_string(a.shape));
+      if (dr < 0 || dc < 0 || dr >= dst.shape[0] || dc >= dst.shape[1])
+        c.fail(RunErrorKind::cannot_run, "the window " + dims_string(window) + (transpose ? " (transposed)" : "") +
+                                             " at " + dims_string(at) + " runs past dst " + dims_string(dst.shape));
+      const auto d = static_cast<std::size_t>(dr * dst.shape[1] + dc);
+      if (sr >= a.valid[0] || sc >= a.valid[1]) {
+        out->defined[d] = 0;
+        continue;
+      }
+      const std::int64_t addr = sr * a.strides[0] + sc * a.strides[1];
+      check_address(c, buf, addr);
+      out->data[d] = buf.data[static_cast<std::size_t>(addr)];
+      out->defined[d] = buf.defined[static_cast<std::size_t>(addr)];
+    }
+  return finish(std::move(out));
+}
+
 // tile.mscatter(src, idx, output_tensor): element idx[p] of the output tensor, flat, becomes
 // src[p] for src's valid elements in row-major order (a later write wins); in place, as the
 // result is the output tensor.
@@ -2083,6 +2124,7 @@ inline void register_ops(OpTable& t) {
   t.add("tile.gatherb", gatherb);
   t.add("tile.mgather", mgather);
   t.add("tile.mscatter", mscatter);
+  t.add("tile.gather_row", gather_row);
   t.add("tile.scatter", scatter);
   t.add("tile.scatter_mask", scatter_mask);
   t.add("tile.scatter_update", scatter_update);
