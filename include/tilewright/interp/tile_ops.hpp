@@ -1268,6 +1268,13 @@ inline void check_address(const OpCall& c, const Buffer& b, std::int64_t addr) {
                                          "', which holds " + std::to_string(b.data.size()));
 }
 
+// Element `i` of tile `t` becomes buffer element `addr`, defined bit included.
+inline void read_element(const OpCall& c, const Buffer& b, std::int64_t addr, Tile& t, std::size_t i) {
+  check_address(c, b, addr);
+  t.data[i] = b.data[static_cast<std::size_t>(addr)];
+  t.defined[i] = b.defined[static_cast<std::size_t>(addr)];
+}
+
 // tile.load(tensor, offsets, shapes[, valid_shape]): the window's valid part (within the
 // requested valid extent and the tensor's valid region) is read through the tensor's view,
 // row-major into the result tile.
@@ -1303,9 +1310,7 @@ inline Value load(OpCall& c) {
                                            " runs past the tensor " + dims_string(acc.shape));
     }
     if (!valid) continue;
-    check_address(c, buf, addr);
-    out->data[i] = buf.data[static_cast<std::size_t>(addr)];
-    out->defined[i] = buf.defined[static_cast<std::size_t>(addr)];
+    read_element(c, buf, addr, *out, i);
   }
   return finish(std::move(out));
 }
@@ -1464,9 +1469,7 @@ inline Tile tensor_elements(const OpCall& c, std::size_t i) {
       addr += idx[k] * a.strides[k];
     }
     if (!valid) continue;
-    check_address(c, buf, addr);
-    t.data[e] = buf.data[static_cast<std::size_t>(addr)];
-    t.defined[e] = buf.defined[static_cast<std::size_t>(addr)];
+    read_element(c, buf, addr, t, e);
   }
   return t;
 }
@@ -1580,9 +1583,7 @@ inline Value mgather(OpCall& c) {
     }
     const std::int64_t flat = by_element ? n : n * cols + at[1];
     if (!in_valid_region(flat, a)) continue;
-    check_address(c, buf, flat);
-    out->data[i] = buf.data[static_cast<std::size_t>(flat)];
-    out->defined[i] = buf.defined[static_cast<std::size_t>(flat)];
+    read_element(c, buf, flat, *out, i);
   }
   return finish(std::move(out));
 }
@@ -1621,9 +1622,7 @@ inline Value gather_row(OpCall& c) {
         continue;
       }
       const std::int64_t addr = sr * a.strides[0] + sc * a.strides[1];
-      check_address(c, buf, addr);
-      out->data[d] = buf.data[static_cast<std::size_t>(addr)];
-      out->defined[d] = buf.defined[static_cast<std::size_t>(addr)];
+      read_element(c, buf, addr, *out, d);
     }
   return finish(std::move(out));
 }
