@@ -1553,6 +1553,7 @@ inline Value mgather(OpCall& c) {
   if (oob < 0 || oob > 3) c.fail("gather_oob must be 0..3, got " + std::to_string(oob));
   const std::int64_t cols = std::max<std::int64_t>(a.shape.back(), 1), elements = element_count(a.shape);
   const std::int64_t capacity = by_element ? elements : elements / cols;
+  if (capacity <= 0) c.fail(RunErrorKind::cannot_run, "mem " + dims_string(a.shape) + " holds nothing to gather");
   auto out = new_result(c);
   require_2d(c, *out, "the result");
   if (by_element ? out->shape != ix.shape
