@@ -30,7 +30,12 @@ inline Type over_tiles(const DeduceInput& in, std::initializer_list<std::size_t>
     dt = ir::promote(dt, t.dtype);
   }
   TileView v = default_view();
-  v.valid_shape = ir::valid_shape(*first);
+  // The first operand's valid region, as upstream keeps it; a lower-rank first operand is
+  // broadcast along the result's leading axes, which its region does not restrict (a
+  // region of another rank than the shape would be no type at all).
+  const std::vector<Expr>& valid = ir::valid_shape(*first);
+  v.valid_shape.assign(shape.begin(), shape.end() - static_cast<std::ptrdiff_t>(valid.size()));
+  v.valid_shape.insert(v.valid_shape.end(), valid.begin(), valid.end());
   inherit_layout(v, *first);
   return tile(shape, dt, v);
 }

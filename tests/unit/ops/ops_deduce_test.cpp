@@ -325,6 +325,16 @@ TEST_CASE("deduce reductions and broadcasts") {
             .find("must have a last dim of 1") != std::string::npos);
   auto ce = call("tile.col_expand_mul", {a, tile("c", {1, 32}, DataType::FP32)});
   CHECK(shape_of(ce) == V{16, 32});
+  // The valid region is the first operand's; one of lower rank is broadcast along the
+  // result's leading axes (found by fuzzing: a [32] first operand gave a [4, 32] result a
+  // one-entry valid_shape, which no reader accepts).
+  auto row = tile("row", dims({32}), DataType::FP32, MemorySpace::Vec, view_with_valid(dims({20})));
+  auto wide = tile("wide", {4, 32}, DataType::FP32);
+  auto sum = call("tile.add", {row, wide});
+  CHECK(shape_of(sum) == V{4, 32});
+  CHECK(valid_of(sum) == V{4, 20});
+  CHECK(valid_of(call("tile.add", {wide, row})) == V{4, 32});
+  CHECK(valid_of(call("tile.addc", {row, wide, wide})) == V{4, 20});
 }
 
 TEST_CASE("deduce matmul family") {
