@@ -168,6 +168,13 @@ inline void check_deduced_extents(const OpInfo& info, const Type& type, const Sp
   auto* tensor = ir::as<ir::TensorType>(type);
   const std::vector<Expr>* shape = tile ? &tile->shape : tensor ? &tensor->shape : nullptr;
   if (!shape) return;
+  // A valid region of another rank than the shape is no type (no reader takes it back): a
+  // deducer that makes one is wrong, whatever the arguments.
+  if (tile && tile->view && !tile->view->valid_shape.empty() && tile->view->valid_shape.size() != shape->size())
+    ir::throw_internal_error(info.name,
+                             info.name + ": deduced a valid_shape " + ir::dims_text(tile->view->valid_shape) +
+                                 " for the result shape " + ir::dims_text(*shape) + " (another rank)",
+                             span);
   for (std::size_t i = 0; i < shape->size(); ++i) {
     auto c = ir::const_int((*shape)[i]);
     if (!c || *c > 0 || (tensor && *c == 0)) continue;
@@ -191,26 +198,38 @@ inline std::optional<Type> deduce_type(const OpInfo& info, const std::vector<Exp
 
 // Step 4 of upstream Create: a tile result (or tuple element) without a memory space gets
 // the op's resolved output space, else the space of the first tile argument that has one.
-// Re-wrapping through make_tile_type canonicalises the view against that space.
-inline Type stamp_memory(const OpInfo& info, const Type& type, const std::vector<Expr>& args, const Kwargs& kwargs) {
-  if (info.memory.opted_out || !type) return type;
-  auto resolve = [&]() -> std::optional<ir::MemorySpace> {
-    switch (info.memory.output) {
-      case OutputMemory::fixed: return info.memory.fixed_space;
-      case OutputMemory::from_kwarg:
-        if (auto* m = ir::kwarg_as<ir::MemorySpace>(kwargs, "target_memory")) return *m;
-        return info.memory.fixed_space;
-      default: return std::nullopt;
-    }
+// This is that space, when the result has a tile left to stamp; stamp_memory applies it.
+inline std::optional<ir::MemorySpace> memory_to_stamp(const OpInfo& info, const Type& type,
+                                                      const std::vector<Expr>& args, const Kwargs& kwargs) {
+  if (info.memory.opted_out || !type) return std::nullopt;
+  auto unstamped = [](const Type& t) {
+    auto* tile = ir::as<ir::TileType>(t);
+    return tile && !tile->memory;
   };
-  auto space = resolve();
-  if (!space)
-    for (const auto& a : args)
-      if (auto* t = ir::tile_type(a); t && t->memory) {
-        space = t->memory;
-        break;
-      }
-  if (!space) return type;
+  bool any = unstamped(type);
+  if (auto* tuple = ir::as<ir::TupleType>(type))
+    for (const auto& e : tuple->elements) any = any || unstamped(e);
+  if (!any) return std::nullopt;
+  std::optional<ir::MemorySpace> space;
+  switch (info.memory.output) {
+    case OutputMemory::fixed: space = info.memory.fixed_space; break;
+    case OutputMemory::from_kwarg:
+      if (auto* m = ir::kwarg_as<ir::MemorySpace>(kwargs, "target_memory"))
+        space = *m;
+      else
+        space = info.memory.fixed_space;
+      break;
+    default: break;
+  }
+  if (space) return space;
+  for (const auto& a : args)
+    if (auto* t = ir::tile_type(a); t && t->memory) return t->memory;
+  return std::nullopt;
+}
+
+// `type` with `space` on each tile (or tuple element) that has none. Re-wrapping through
+// make_tile_type canonicalises the view against that space.
+inline Type with_memory(const Type& type, ir::MemorySpace space) {
   auto restamp = [&](const Type& t) -> Type {
     auto* tile = ir::as<ir::TileType>(t);
     if (!tile || tile->memory) return t;
@@ -226,6 +245,11 @@ inline Type stamp_memory(const OpInfo& info, const Type& type, const std::vector
     return changed ? ir::make_type(ir::TupleType{std::move(elements)}) : type;
   }
   return restamp(type);
+}
+
+inline Type stamp_memory(const OpInfo& info, const Type& type, const std::vector<Expr>& args, const Kwargs& kwargs) {
+  auto space = memory_to_stamp(info, type, args, kwargs);
+  return space ? with_memory(type, *space) : type;
 }
 
 // The type create_call gives a call: validated, deduced (or `annotated`, for ops without a

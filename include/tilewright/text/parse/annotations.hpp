@@ -103,7 +103,10 @@ inline Reconciled reconcile_annotation(const Type& ann, const Type& val) {
       return {val, false, p};
     bool same_shape = ir::loosely_equal(a->shape, v.shape);
     if (!a->memref && !a->memory && !a->view && same_shape) return {val, false, {}};
-    // The annotation first; deduction fills what it leaves open.
+    // The annotation first; deduction fills what it leaves open. When deduction has nothing
+    // to fill (the printer's usual `pl.Tile[[..], dtype, pl.Mem.Vec]` over a value without a
+    // view), the merge is the annotation itself: no new type per line.
+    if ((a->view || !v.view) && (a->memory || !v.memory)) return {ann, true, {}};
     std::optional<ir::TileView> view = a->view;
     if (!view && v.view) {
       if (same_shape) {

@@ -412,7 +412,7 @@ inline Expr Parser::build_op(const std::string& name, CallArgs a, const Span& s)
       fail(s, name + " has no type deduction; annotate the result type (x: pl.Tile[...] = ...)");
   }
   try {
-    type = types_(ops::stamp_memory(*info, type, args, kwargs));
+    type = stamped(*info, type, args, kwargs);
   } catch (const std::exception& e) {
     fail(s, "cannot build " + name + ": " + e.what());
   }
@@ -426,6 +426,16 @@ inline Expr Parser::build_op(const std::string& name, CallArgs a, const Span& s)
     }
   }
   return call;
+}
+
+inline Type Parser::stamped(const ops::OpInfo& info, const Type& deduced, const std::vector<Expr>& args,
+                            const ir::Kwargs& kwargs) {
+  Type type = types_(deduced);
+  auto space = ops::memory_to_stamp(info, type, args, kwargs);
+  if (!space) return type;
+  Type& slot = stamped_[type.get()][static_cast<std::size_t>(*space)];
+  if (!slot) slot = types_(ops::with_memory(type, *space));
+  return slot;
 }
 
 inline Parser::FnState* Parser::find_fn(const std::string& name) {

@@ -307,7 +307,7 @@ inline PVal Parser::parse_power() {
   // Nearly every operand has no `**`: it must not pay for the chain's vector.
   PVal first = parse_primary();
   if (!at(TokenKind::double_star)) return first;
-  std::vector<PVal> chain;
+  PVals chain;
   chain.push_back(std::move(first));
   while (at(TokenKind::double_star)) {
     advance();

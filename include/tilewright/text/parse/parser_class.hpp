@@ -173,8 +173,8 @@ class Parser : TokenCursor {
   void parse_simple_line(std::vector<Stmt>& out);
   TokenKind line_assign_kind() const;
   void parse_simple(std::vector<Stmt>& out);
-  std::vector<PVal> parse_expr_list();
-  void check_returns(const std::vector<Expr>& vals, const std::vector<PVal>& written, const Span& s) const;
+  PVals parse_expr_list();
+  void check_returns(const std::vector<Expr>& vals, const PVals& written, const Span& s) const;
   void parse_annotated_assign(std::vector<Stmt>& out);
   void finish_assign(const Token& name, Type ann, const Span& ann_span, const PVal& rhs,
                      const Span& s, std::vector<Stmt>& out);
@@ -264,14 +264,21 @@ class Parser : TokenCursor {
     Type type;
   };
   std::unordered_map<TupleTypeKey, RememberedTupleType, TupleTypeKeyHash> tuple_types_;
+  // Deduced result types with a memory space stamped on (ops::with_memory), by the interned
+  // deduced type and the space: a kernel stamps the same few types on every line. The
+  // interner keeps each key's node alive.
+  using StampedBySpace = std::array<Type, ir::enum_table<ir::MemorySpace>.names.size()>;
+  std::unordered_map<const ir::TypeNode*, StampedBySpace> stamped_;
+  Type stamped(const ops::OpInfo& info, const Type& deduced, const std::vector<Expr>& args,
+               const ir::Kwargs& kwargs);
   bool type_ctx_ = false;
   std::unordered_map<std::string, Expr> dyn_;
   // The items of the lists and argument lists being read, innermost last. Each list moves
   // its items out into a vector of their exact number once it is closed: a PVal is large,
   // and a guessed capacity cost more than the items of a typical `[0, 0]`.
-  std::vector<PVal> pending_;
-  std::vector<PVal> take_pending(std::size_t mark) {
-    std::vector<PVal> out(std::make_move_iterator(pending_.begin() + static_cast<std::ptrdiff_t>(mark)),
+  PVals pending_;
+  PVals take_pending(std::size_t mark) {
+    PVals out(std::make_move_iterator(pending_.begin() + static_cast<std::ptrdiff_t>(mark)),
                           std::make_move_iterator(pending_.end()));
     pending_.erase(pending_.begin() + static_cast<std::ptrdiff_t>(mark), pending_.end());
     return out;

@@ -137,7 +137,7 @@ inline void Parser::parse_simple(std::vector<Stmt>& out) {
     advance();
     std::vector<Expr> vals;
     if (!at(TokenKind::newline) && !at(TokenKind::semicolon) && !at(TokenKind::end)) {
-      std::vector<PVal> vs = parse_expr_list();
+      PVals vs = parse_expr_list();
       if (vs.size() == 1 && vs[0].kind == PVal::Kind::list && vs[0].paren_tuple) vs = vs[0].items;
       for (const auto& v : vs) vals.push_back(value_expr(v, "a return value"));
       check_returns(vals, vs, s);
@@ -166,7 +166,7 @@ inline void Parser::parse_simple(std::vector<Stmt>& out) {
 
 // A returned value must fit the declared return type by the annotation rule (§6.4): the
 // signature is the annotation of what the function gives back.
-inline void Parser::check_returns(const std::vector<Expr>& vals, const std::vector<PVal>& written,
+inline void Parser::check_returns(const std::vector<Expr>& vals, const PVals& written,
                                   const Span& s) const {
   const auto& declared = fn_->returns;
   if (declared.empty()) return;  // printed functions without `->` may still return values
@@ -198,8 +198,8 @@ inline void Parser::check_returns(const std::vector<Expr>& vals, const std::vect
   }
 }
 
-inline std::vector<PVal> Parser::parse_expr_list() {
-  std::vector<PVal> vs;
+inline PVals Parser::parse_expr_list() {
+  PVals vs;
   vs.push_back(parse_expr());
   while (accept(TokenKind::comma)) {
     if (at(TokenKind::newline) || at(TokenKind::end) || at(TokenKind::semicolon) ||
@@ -353,7 +353,7 @@ inline void Parser::parse_assign(std::vector<Stmt>& out) {
   }
   if (line_assign_kind() == TokenKind::assign)
     fail(cur().span, "chained assignment 'a = b = c' is not supported");
-  std::vector<PVal> rhs = parse_expr_list();
+  PVals rhs = parse_expr_list();
   PVal value;
   if (rhs.size() == 1) {
     value = std::move(rhs[0]);

@@ -20,6 +20,7 @@
 #include "tilewright/ir/expr_text.hpp"
 #include "tilewright/ir/function.hpp"
 #include "tilewright/text/lexer.hpp"
+#include "tilewright/text/parse/recycling_allocator.hpp"
 
 namespace tilewright::text::parser_detail {
 
@@ -35,12 +36,17 @@ using ir::Type;
 inline constexpr std::uint32_t kMaxExprDepth = 1000;
 
 // A parsed value before it is known how it will be used.
+struct PVal;
+// The items of a list or an argument list: made and dropped on every line, so their blocks
+// are recycled (recycling_allocator.hpp).
+using PVals = std::vector<PVal, RecyclingAllocator<PVal>>;
+
 struct PVal {
   enum class Kind : std::uint8_t { expr, str, path, list, dict, none, raw };
   Kind kind = Kind::expr;
   Expr e;
   std::string s;  // string value, or the dotted path
-  std::vector<PVal> items;
+  PVals items;
   std::vector<std::string>
       keys;  // dict keys; the values are `items` (pair<.., PVal> would need a complete PVal)
   Span span;
@@ -51,8 +57,8 @@ struct PVal {
 };
 
 struct CallArgs {
-  std::vector<PVal> pos;
-  std::vector<std::pair<std::string, PVal>> kw;
+  PVals pos;
+  std::vector<std::pair<std::string, PVal>, RecyclingAllocator<std::pair<std::string, PVal>>> kw;
   std::vector<Span> kw_spans;
   Span close;  // the closing ')' — where a missing argument is reported
 };
