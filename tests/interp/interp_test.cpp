@@ -289,6 +289,28 @@ TEST_CASE("interp: an op it cannot run is an error naming it; windows past a ten
   }
 }
 
+// Fuzzing found a load at an offset near INT64_MAX: its address arithmetic overflowed (UBSan) before the
+// window was found to run past the tensor. Indices beyond 2^40 are refused as not modelled.
+TEST_CASE("interp: an index beyond 2^40, constant or passed in, is refused as not modelled, not overflowed") {
+  auto refused = [&](const std::string& offsets, double n, const std::string& extra = "") {
+    auto p = parse(program(kIncore + "    def kernel(x: pl.Tensor[[4, 8], pl.FP32], n: pl.Scalar[pl.INDEX], out_0: pl.Out[pl.Tensor[[4, 8], pl.FP32]]) -> pl.Tensor[[4, 8], pl.FP32]:\n"
+                                     "        t: pl.Tile[[4, 8], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, " + offsets + ", [4, 8], [4, 8], target_memory=pl.Mem.Vec" + extra + ")\n"
+                                     "        out_1: pl.Tensor[[4, 8], pl.FP32] = pl.tile.store(t, [0, 0], out_0)\n"
+                                     "        return out_1\n"));
+    auto x = buffer("x", 32), out = buffer("out", 32, false);
+    try {
+      interp::Interpreter(p).call("kernel", {TensorRef{x}, interp::Scalar{interp::DataType::INDEX, n, true}, TensorRef{out}});
+      FAIL("expected an error for " << offsets);
+    } catch (const interp::RunError& e) {
+      CHECK(e.kind() == interp::RunErrorKind::unsupported);
+      CHECK(std::string(e.what()).find("2^40") != std::string::npos);
+      CHECK(e.span().line == 8);
+    }
+  };
+  refused("[0, 1125899906842624]", 0, ", clamp=True");  // 2^50; without clamp deduction refuses it
+  refused("[n, 0]", 1125899906842624.0);  // 2^50
+}
+
 TEST_CASE("interp: dynamic dims take their value by name; valid tails from pl.min") {
   auto text = program(kIncore + R"(    def kernel(x: pl.Tensor[[S, 8], pl.FP32], out_0: pl.Out[pl.Tensor[[S, 8], pl.FP32]]) -> pl.Tensor[[S, 8], pl.FP32]:
         for c, (o,) in pl.range(0, S, 4, init_values=(out_0,)):

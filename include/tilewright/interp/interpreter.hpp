@@ -63,6 +63,27 @@ struct TensorAccess {
   }
 };
 
+// The largest magnitude of an index, extent or stride, and of the element offsets a tensor
+// view reaches, that a run models. Kernels address far less; bounding it here keeps every
+// `offset + index` and `index * stride` the ops compute inside 64 bits.
+inline constexpr std::int64_t kMaxModelledIndex = std::int64_t{1} << 40;
+
+inline std::int64_t modelled_index(std::int64_t v, const ir::Span& span) {
+  if (v > kMaxModelledIndex || v < -kMaxModelledIndex)
+    throw RunError(RunErrorKind::unsupported,
+                   "an index or extent of " + std::to_string(v) + " is beyond what the interpreter models (2^40)",
+                   span);
+  return v;
+}
+
+inline void check_reach(const TensorAccess& a, const ir::Span& span) {
+  for (std::int64_t s : a.strides)
+    if (s < 0) throw RunError(RunErrorKind::unsupported, "a tensor view with a negative stride is not modelled", span);
+  if (a.extent() > kMaxModelledIndex)
+    throw RunError(RunErrorKind::unsupported,
+                   "a tensor view reaching past element 2^40 is beyond what the interpreter models", span);
+}
+
 class Interpreter;
 
 // One op call being executed: its arguments already evaluated.
@@ -142,12 +163,12 @@ class Interpreter {
   Value eval(const ir::Expr& e);
 
   std::int64_t eval_index(const ir::Expr& e) {
-    if (auto c = ir::const_int(e)) return *c;
+    if (auto c = ir::const_int(e)) return modelled_index(*c, e->span);
     Value v = eval(e);
     const Scalar* s = v.scalar();
     if (!s) throw RunError(RunErrorKind::invalid, "a dimension or index is not a scalar", e->span);
     if (!s->defined) throw RunError(RunErrorKind::cannot_run, "a dimension or index reads an undefined value", e->span);
-    return to_i64(s->value);
+    return modelled_index(to_i64(s->value), e->span);
   }
   Dims eval_dims(const std::vector<ir::Expr>& dims) {
     Dims out;
@@ -181,6 +202,7 @@ class Interpreter {
       a.strides = eval_dims(t->view->stride);
       if (a.strides.size() != a.shape.size())
         throw RunError(RunErrorKind::invalid, "a tensor's stride has another rank than its shape", span);
+      check_reach(a, span);
       return a;
     }
     ir::TensorLayout layout = t->view ? t->view->layout : ir::TensorLayout::ND;
@@ -193,6 +215,7 @@ class Interpreter {
                      span);
     }
     a.strides.assign(strides->begin(), strides->end());
+    check_reach(a, span);
     return a;
   }
 
@@ -611,7 +634,7 @@ inline Dims OpCall::dims(std::size_t i) const {
     const Scalar* s = v.scalar();
     if (!s) fail("argument " + std::to_string(i) + " holds a non-scalar");
     if (!s->defined) fail(RunErrorKind::cannot_run, "argument " + std::to_string(i) + " reads an undefined value");
-    out.push_back(to_i64(s->value));
+    out.push_back(modelled_index(to_i64(s->value), expr->span));
   }
   return out;
 }

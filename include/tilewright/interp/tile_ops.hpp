@@ -1301,7 +1301,7 @@ inline Value load(OpCall& c) {
       wanted = wanted && idx[k] < req[k];
       inside = inside && at >= 0 && at < acc.shape[k];
       valid = valid && at >= 0 && at < acc.valid[k];
-      addr += at * acc.strides[k];
+      if (inside) addr += at * acc.strides[k];  // only in range: check_reach bounds it there
     }
     if (!wanted) continue;
     if (!inside) {
