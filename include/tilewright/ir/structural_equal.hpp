@@ -22,6 +22,8 @@
 #include <utility>
 #include <vector>
 
+#include <boost/container/small_vector.hpp>
+
 #include "tilewright/ir/detail/reflect.hpp"
 #include "tilewright/ir/function.hpp"
 
@@ -70,9 +72,11 @@ class StructuralEqual {
 
   EqualityOptions options_;
   std::unordered_map<const ExprNode*, const ExprNode*> left_to_right_, right_to_left_;
-  std::vector<Segment> path_;
+  // Inline: a comparator made for one comparison (a type against another, a few levels
+  // deep) then allocates nothing for them.
+  boost::container::small_vector<Segment, 16> path_;
   std::string difference_;
-  std::vector<std::pair<const Span*, const Span*>> located_;  // statements/functions being compared
+  boost::container::small_vector<std::pair<const Span*, const Span*>, 4> located_;  // statements/functions being compared
   std::pair<Span, Span> where_;
 
   bool fail(const std::string& why) {

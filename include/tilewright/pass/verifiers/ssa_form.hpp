@@ -103,7 +103,7 @@ class SsaChecker {
     if (!e) return;
     ir::walk_expr(e, [&](const ir::Expr& x) {
       if (ir::is_var_like(x)) use(x, at);
-      return true;
+      return !ir::is_closed(x);  // no Var below a constant or a tuple of them
     });
   }
   void use(const ir::Expr& v, const ir::Span& at) {
