@@ -87,6 +87,7 @@ struct Sample {
   double bytes_per_stmt = 0;
   double allocs_per_stmt = 0;
   double kept_per_stmt = 0;  // of those bytes, what the result still holds once the stage returns
+  double peak_per_stmt = 0;  // the most of them in use at one time during the stage
 };
 
 // A warm-up run, whose heap use is counted, then `o.repeat` timed runs of `op`, uncounted,
@@ -96,6 +97,7 @@ Sample measure_stage(const FileOptions& o, std::size_t statements, Op&& op) {
   using Clock = std::chrono::steady_clock;
   Sample s;
   {
+    reset_peak();
     const AllocationCounters before = allocation_counters();
     auto warm = op();
     const AllocationCounters after = allocation_counters();
@@ -104,6 +106,7 @@ Sample measure_stage(const FileOptions& o, std::size_t statements, Op&& op) {
     s.allocs_per_stmt = static_cast<double>(after.allocations - before.allocations) / n;
     // `warm` is alive here: what the stage allocated and did not free is what its result keeps.
     s.kept_per_stmt = static_cast<double>(after.live > before.live ? after.live - before.live : 0) / n;
+    s.peak_per_stmt = static_cast<double>(after.peak > before.live ? after.peak - before.live : 0) / n;
   }
   std::vector<double> ms;
   count_allocations(false);
@@ -121,8 +124,8 @@ Sample measure_stage(const FileOptions& o, std::size_t statements, Op&& op) {
 }
 
 void print_row(const std::string& stage, const Sample& s, const std::string& note = {}) {
-  std::printf("  %-34s %11.3f %11.3f %12.1f %12.1f %11.2f%s%s\n", stage.c_str(), s.best_ms, s.median_ms,
-              s.bytes_per_stmt, s.kept_per_stmt, s.allocs_per_stmt, note.empty() ? "" : "  ", note.c_str());
+  std::printf("  %-34s %11.3f %11.3f %12.1f %12.1f %12.1f %11.2f%s%s\n", stage.c_str(), s.best_ms, s.median_ms,
+              s.bytes_per_stmt, s.peak_per_stmt, s.kept_per_stmt, s.allocs_per_stmt, note.empty() ? "" : "  ", note.c_str());
 }
 
 // The pass a file is named after (`<factory>_<n>.pto`), if any.
@@ -152,8 +155,8 @@ int bench_file(const std::string& file, const FileOptions& o) {
   const std::size_t statements = count_statements(program);
   std::printf("%s: %zu statements, %d runs after a warm-up, malloc: %s\n", file.c_str(), statements,
               o.repeat, allocator_name);
-  std::printf("  %-34s %11s %11s %12s %12s %11s\n", "stage", "best ms", "median ms", "heap B/stmt",
-              "kept B/stmt", "news/stmt");
+  std::printf("  %-34s %11s %11s %12s %12s %12s %11s\n", "stage", "best ms", "median ms", "heap B/stmt",
+              "peak B/stmt", "kept B/stmt", "news/stmt");
   print_row("parse", measure_stage(o, statements, [&] { return text::parse_program(source, file); }));
   print_row("identity walk", measure_stage(o, statements, [&] { return identity_walk(program); }));
   int status = 0;

@@ -218,6 +218,14 @@ struct Output {
     text += chunk;
     any = true;
   }
+  // A whole printed program: taken over, not copied, when it is the first (a 100k-statement
+  // kernel prints 10-14 MB, and the programs are still alive beside it).
+  void add_program(std::string&& printed) {
+    if (text.empty()) text = std::move(printed);
+    else text += printed;
+    text += '\n';
+    any = true;
+  }
 };
 
 // One chunk's run: the diagnostics it produced (at most one error, with its notes) and its
@@ -417,7 +425,7 @@ int run(const Options& o) {
       failed = failed || run.failed;
     }
     if (i > 0) output.add(std::string(opt::split_marker) + "\n");
-    if (run.printed) output.add(*run.printed + "\n");
+    if (run.printed) output.add_program(std::move(*run.printed));
   }
 
   if (o.time_passes) std::cerr << timing.text();
