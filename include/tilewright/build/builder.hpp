@@ -21,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "tilewright/ir/call_result.hpp"
 #include "tilewright/ir/diagnostic.hpp"
 #include "tilewright/ir/function.hpp"
 #include "tilewright/ops/catalog.hpp"
@@ -225,8 +226,8 @@ class FunctionBuilder : public Block {
   }
   // A call of another function of the program, typed by what that function returns.
   ir::Expr call_function(const FunctionBuilder& callee, std::vector<ir::Expr> args) const {
-    const auto& types = callee.node_.return_types;
-    ir::Type type = types.size() == 1 ? types[0] : ir::make_type(ir::TupleType{types});
+    auto types = ir::returns_at_call(callee.node_.params, callee.node_.return_types, args);
+    ir::Type type = types.size() == 1 ? types[0] : ir::make_type(ir::TupleType{std::move(types)});
     return ir::make_function_call(callee.node_.name, std::move(args), std::move(type));
   }
 

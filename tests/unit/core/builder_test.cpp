@@ -138,3 +138,22 @@ TEST_CASE("build: mistakes are the registry's diagnostics") {
           k.for_range("i", 0, 4, 1, {{"acc", t}}, [](build::Block&, const ir::Expr&, const auto&) {});
         }).find("must end with yield_") != std::string::npos);
 }
+
+// As the parser does (text_parser_test.cpp): the callee's Var `n` means nothing in the caller.
+TEST_CASE("build: call_function binds the callee's scalar parameters in the result type to the arguments") {
+  build::ProgramBuilder program("Bind");
+  auto& rows = program.function("rows", ir::FunctionType::InCore);
+  auto x = rows.param("x", build::tensor({8, 64}, DataType::FP32));
+  auto n = rows.param("n", build::scalar(DataType::INDEX));
+  rows.returns({build::tensor({n, 64}, DataType::FP32)});
+  rows.ret({x});
+
+  auto& main = program.function("main", ir::FunctionType::Orchestration);
+  auto mx = main.param("x", build::tensor({8, 64}, DataType::FP32));
+  auto m = main.param("m", build::scalar(DataType::INDEX));
+  auto fixed = main.call_function(rows, {mx, build::index(4)});
+  auto passed = main.call_function(rows, {mx, m});
+  CHECK(ir::const_int(ir::as<ir::TensorType>(fixed->type)->shape.at(0)) == 4);
+  CHECK(ir::as<ir::TensorType>(passed->type)->shape.at(0) == m);
+  CHECK(ir::as<ir::TensorType>(rows.finish()->return_types[0])->shape.at(0) == n);
+}

@@ -470,6 +470,33 @@ TEST_CASE("parser: cross-function calls, submit, tuple unpacking, tuples") {
   CHECK(as<ir::MakeTuple>(as<ir::Assign>(st[8])->value));
 }
 
+// Fuzzing (seed 13) found a callee's return type naming its scalar parameter taken as it was
+// for the call's result: the callee's Var in the caller, which printed text binds to whatever
+// the caller's scope calls that name, so the printed program did not read back to itself.
+TEST_CASE("parser: a call's result type binds the callee's scalar parameters to the call's arguments") {
+  auto p = parse(
+      "n = pl.dynamic(\"n\")\n"
+      "@pl.program\nclass C:\n"
+      "    @pl.function\n    def rows(self, x: pl.Tensor[[8, 64], pl.FP32], n: pl.Scalar[pl.INDEX]) -> pl.Tensor[[n, 64], pl.FP32]:\n"
+      "        return x\n"
+      "    @pl.function\n    def main(self, x: pl.Tensor[[8, 64], pl.FP32], m: pl.Scalar[pl.INDEX]) -> pl.Tensor[[n, 64], pl.FP32]:\n"
+      "        a = self.rows(x, 4)\n"
+      "        b = self.rows(x, m)\n"
+      "        c, tid = pl.submit(self.rows, x, m * 2, deps=[])\n"
+      "        return a\n");
+  auto st = body(fn(p, "main"));
+  REQUIRE(st.size() >= 3);
+  auto rows_of = [](const ir::Type& t) { return as<ir::TensorType>(t)->shape.at(0); };
+  CHECK(ir::const_int(rows_of(as<ir::Assign>(st[0])->var->type)) == 4);
+  CHECK(rows_of(as<ir::Assign>(st[1])->var->type) == fn(p, "main").params[1].var);
+  auto* submitted = as<ir::TupleType>(as<ir::Assign>(st[2])->value->type);
+  REQUIRE(submitted);
+  CHECK(!ir::as<ir::Var>(rows_of(submitted->elements.at(0))));  // m * 2, not rows' n
+  // The callee keeps its own parameter; the module's dynamic `n` is another Var.
+  CHECK(rows_of(fn(p, "rows").return_types[0]) == fn(p, "rows").params[1].var);
+  check_reads_back(p);
+}
+
 // ---- diagnostics -----------------------------------------------------------------------------
 
 TEST_CASE("parser diagnostics: names, ops, brackets, annotations") {

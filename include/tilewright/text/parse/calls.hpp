@@ -13,6 +13,7 @@
 
 #include <boost/container/small_vector.hpp>
 
+#include "tilewright/ir/call_result.hpp"
 #include "tilewright/ops/create.hpp"
 #include "tilewright/text/parse/parser_class.hpp"
 
@@ -452,10 +453,10 @@ inline void Parser::unknown_function(const std::string& name, const Span& s) con
   fail(s, std::move(m));
 }
 
-inline Type Parser::returns_type(const FnState& f) {
-  if (f.returns.empty()) return ir::unknown_type();
-  if (f.returns.size() == 1) return f.returns[0];
-  return ir::make_type(ir::TupleType{f.returns});
+inline Type Parser::returns_type(std::vector<Type> returns) {
+  if (returns.empty()) return ir::unknown_type();
+  if (returns.size() == 1) return std::move(returns[0]);
+  return ir::make_type(ir::TupleType{std::move(returns)});
 }
 
 inline ir::Kwargs Parser::call_kwargs(const CallArgs& a, ir::Kwargs* attrs) {
@@ -479,9 +480,10 @@ inline Expr Parser::function_call(const std::string& name, CallArgs a, const Spa
   for (const auto& p : a.pos) args.push_back(value_expr(p, "an argument of " + name));
   ir::Kwargs attrs;
   ir::Kwargs kw = call_kwargs(a, &attrs);
+  Type type = returns_type(ir::returns_at_call(f->params, f->returns, args));
   return ir::make_expr(
       ir::Call{ir::Callee{ir::OpId{}, ir::Symbol(name)}, std::move(args), std::move(kw), std::move(attrs)},
-      returns_type(*f), s);
+      std::move(type), s);
 }
 
 inline Expr Parser::parse_submit(const std::string& path, const Span& s) {
@@ -500,7 +502,7 @@ inline Expr Parser::parse_submit(const std::string& path, const Span& s) {
     args.push_back(value_expr(a.pos[i], "an argument of " + path));
   ir::Kwargs attrs;
   ir::Kwargs kw = call_kwargs(a, &attrs);
-  std::vector<Type> els = f->returns;
+  std::vector<Type> els = ir::returns_at_call(f->params, f->returns, args);
   els.push_back(ir::scalar_type(ir::DataType::TASK_ID));
   std::string op = path.substr(3);
   return ir::make_expr(ir::Call{ir::Callee{ir::intern_op(op), ir::Symbol(fname)}, std::move(args),

@@ -138,7 +138,7 @@ class Parser : TokenCursor {
   Expr build_op(const std::string& name, CallArgs a, const Span& s);
   FnState* find_fn(const std::string& name);
   [[noreturn]] void unknown_function(const std::string& name, const Span& s) const;
-  static Type returns_type(const FnState& f);
+  static Type returns_type(std::vector<Type> returns);
   ir::Kwargs call_kwargs(const CallArgs& a, ir::Kwargs* attrs);
   Expr function_call(const std::string& name, CallArgs a, const Span& s);
   Expr parse_submit(const std::string& path, const Span& s);
