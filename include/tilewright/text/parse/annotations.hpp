@@ -16,6 +16,8 @@
 #include <vector>
 
 #include "tilewright/ir/function.hpp"
+#include "tilewright/ir/index_arith.hpp"
+#include "tilewright/math/strides.hpp"
 #include "tilewright/text/parse/values.hpp"
 
 namespace tilewright::text::parser_detail {
@@ -75,6 +77,24 @@ inline std::string shape_problem(const std::vector<Expr>& ann, const std::vector
   return {};
 }
 
+// A view that says what a tensor without one already is: ND, no padding, every element valid,
+// and no strides or those of the packed row-major shape. MaterializeTensorStrides writes the
+// strides out on some types and not others, so a deduction can carry such a view where the
+// annotation printed for the same value has none.
+inline bool says_nothing_more(const ir::TensorType& t) {
+  if (!t.view) return true;
+  const ir::TensorView& w = *t.view;
+  if (w.layout != ir::TensorLayout::ND || w.pad != ir::PadValue::null) return false;
+  if (!w.valid_shape.empty() && !ir::loosely_equal(w.valid_shape, t.shape)) return false;
+  if (w.stride.empty()) return true;
+  if (w.stride.size() != t.shape.size()) return false;
+  std::vector<Expr> packed(t.shape.size());
+  math::packed_strides_into(packed, t.shape, /*dn=*/false, ir::make_int(1), [](const Expr& a, const Expr& b) {
+    return std::optional<Expr>(ir::index_mul(a, b));
+  });
+  return ir::loosely_equal(w.stride, packed);
+}
+
 inline bool ptr_like(const Type& t) {
   auto* m = ir::as<ir::MarkerType>(t);
   return m && (m->kind == ir::Marker::Ptr || m->kind == ir::Marker::MemRefType);
@@ -132,6 +152,7 @@ inline Reconciled reconcile_annotation(const Type& ann, const Type& val) {
     if (auto p = d::shape_problem(a->shape, v.shape, /*other_rank_ok=*/false); !p.empty())
       return {val, false, p};
     if (a->memref || a->view) return {ann, true, {}};
+    if (!v.memref && v.view && d::says_nothing_more(v)) return {ann, true, {}};
     return {val, false, {}};
   }
   if (auto* a = ir::as<ir::ArrayType>(ann)) {
