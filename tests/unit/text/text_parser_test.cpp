@@ -657,6 +657,22 @@ TEST_CASE("parser: regressions found by the parse/print fuzzer") {
   CHECK(parser_error_of(program("        if True:\n            r: pl.Scalar[pl.INDEX] = pl.yield_(1)\n        else:\n"
                          "            h: pl.Scalar[pl.INDEX] = 2\n"))
             .find("but its else branch does not end with a pl.yield_ of them") != std::string::npos);
+  // An if's result is one Var, printed with one annotation in both branches: two different
+  // annotations, or a yielded value its type cannot hold, would print text that does not read
+  // back (repro_29, a fuzz finding: INT32 in one branch, INDEX in the other).
+  CHECK(parser_error_of(program("        if True:\n            s: pl.Scalar[pl.INT32] = pl.yield_(pl.const(1, pl.INT32))\n"
+                         "        else:\n            s: pl.Scalar[pl.INDEX] = pl.yield_(2)\n")) ==
+        "10:13: the branches of this if annotate 's' as pl.Scalar[pl.INT32] and pl.Scalar[pl.INDEX]; an if's "
+        "result has one type: give both yields the same annotation");
+  CHECK(parser_error_of(program("        if True:\n            s = pl.yield_(pl.const(1, pl.INDEX))\n"
+                         "        else:\n            s = pl.yield_(pl.const(2, pl.INT32))\n")) ==
+        "10:13: the if's result 's' has type pl.Scalar[pl.INDEX], but this branch yields a value of type "
+        "pl.Scalar[pl.INT32]: its dtype is pl.INDEX but the value's is pl.INT32; make both branches yield one "
+        "type (convert with pl.cast)");
+  // ... while an int literal in either branch takes the result's dtype, as under any annotation.
+  auto lit = parse(program("        if True:\n            s = pl.yield_(3)\n        else:\n"
+                           "            s: pl.Scalar[pl.INT32] = pl.yield_(pl.const(2, pl.INT32))\n        return s\n"));
+  CHECK(scalar_dt(as<ir::If>(body(fn(lit, "f"))[0])->return_vars[0]) == ir::DataType::INT32);
   // A loop carrying values whose body has no closing yield: its results would be names
   // nothing assigns (repro_19; it reached the SSA verifier as an internal error).
   CHECK(parser_error_of(program("        for (k,) in pl.while_(init_values=(0,)):\n            pl.cond(k > 10)\n")) ==

@@ -118,20 +118,32 @@ inline void Parser::parse_if(std::vector<Stmt>& out) {
                        "an else branch");
   const YieldRec* named = nullptr;
   std::vector<Type> types;
+  std::vector<const YieldRec*> annotated_by;  // per name: the yield whose annotation set its type
   for (const YieldCtx* c : {&then_ctx, &else_ctx})
     for (const auto& r : c->recs) {
       if (r.names.empty()) continue;
       if (!named) {
         named = &r;
-        for (std::size_t i = 0; i < r.names.size(); ++i)
+        for (std::size_t i = 0; i < r.names.size(); ++i) {
           types.push_back(r.ann[i] ? r.ann[i] : r.values[i]);
+          annotated_by.push_back(r.ann[i] ? &r : nullptr);
+        }
       } else if (r.names != named->names) {
         fail(r.span, "this branch yields to " + target_list(r.names) + " but the other one to " +
                          target_list(named->names) +
                          "; both branches of an if must yield to the same names");
       } else {
-        for (std::size_t i = 0; i < r.names.size(); ++i)
-          if (r.ann[i]) types[i] = r.ann[i];
+        for (std::size_t i = 0; i < r.names.size(); ++i) {
+          if (!r.ann[i]) continue;
+          // One return var per name, printed with one annotation in both branches: two
+          // different annotations cannot both stand.
+          if (annotated_by[i] && ir::type_difference(types[i], r.ann[i]))
+            fail(r.spans[i], "the branches of this if annotate '" + r.names[i] + "' as " +
+                                 type_text(types[i]) + " and " + type_text(r.ann[i]) +
+                                 "; an if's result has one type: give both yields the same annotation");
+          types[i] = r.ann[i];
+          annotated_by[i] = &r;
+        }
       }
     }
   std::vector<Expr> rvs;
@@ -159,6 +171,18 @@ inline void Parser::parse_if(std::vector<Stmt>& out) {
           fail(r.span, "this branch yields " + std::to_string(r.values.size()) +
                            " values but the if assigns " + std::to_string(named->names.size()) +
                            " " + target_list(named->names));
+    // The printer writes the result's type as the annotation of both branches' yields, so
+    // each yielded value must stand under it as under any annotation: a branch yielding a
+    // pl.INT32 where the other settles pl.INDEX would print text that does not read back.
+    for (const YieldCtx* c : {&then_ctx, &else_ctx})
+      for (const auto& r : c->recs)
+        if (r.closing)
+          for (std::size_t i = 0; i < r.values.size(); ++i)
+            if (Reconciled m = reconcile_annotation(types[i], r.values[i]); !m.problem.empty())
+              fail(r.span, "the if's result '" + named->names[i] + "' has type " + type_text(types[i]) +
+                               ", but this branch yields a value of type " + type_text(r.values[i]) +
+                               ": " + m.problem +
+                               "; make both branches yield one type (convert with pl.cast)");
     for (std::size_t i = 0; i < named->names.size(); ++i)
       rvs.push_back(fresh(named->names[i], types[i], named->spans[i]));
   }
