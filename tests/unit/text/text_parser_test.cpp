@@ -680,6 +680,12 @@ TEST_CASE("parser: regressions found by the parse/print fuzzer") {
         "pl.yield_(...) as its last statement, one value per init_values entry");
   CHECK(parser_error_of(program("        for i, (a, b) in pl.range(2, init_values=(0, 1)):\n            c = a\n"))
             .find("add a_out, b_out = pl.yield_(...) as its last statement") != std::string::npos);
+  // The same for a loop's result: its closing yield prints under the result's annotation.
+  CHECK(parser_error_of(program("        for i, (a,) in pl.range(2, init_values=(pl.const(0, pl.INT32),)):\n"
+                         "            a_out = pl.yield_(pl.const(1, pl.INT64))\n")) ==
+        "8:13: the loop's result 'a_out' has type pl.Scalar[pl.INT32], its init value's, but the closing "
+        "pl.yield_ gives a value of type pl.Scalar[pl.INT64]: its dtype is pl.INT32 but the value's is pl.INT64; "
+        "yield a value of that type (convert with pl.cast) or start the loop from one of the yielded type");
   CHECK(parser_error_of(program("        for i in pl.range(2):\n            a, a = pl.yield_(1, 2)\n")) ==
         "8:16: 'a' is assigned twice by one pl.yield_");
   CHECK(parser_error_of(program("        for i, (a,) in pl.range(2, init_values=(0,)):\n            r: pl.Scalar[pl.INDEX] = "

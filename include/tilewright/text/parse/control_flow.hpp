@@ -291,6 +291,18 @@ inline std::vector<Expr> Parser::loop_return_vars(const YieldCtx& c,
       if (!r.problem.empty()) annotation_conflict(named->names[i], named->ann[i], t, r.problem, sp);
       t = types_(r.type);
     }
+    // The printer writes the result's type as the closing yield's annotation, so the yielded
+    // value must stand under it (an unannotated yield of a pl.INT64 into an pl.INT32 carry
+    // would print text that does not read back).
+    for (const auto& r : c.recs)
+      if (r.closing)
+        if (Reconciled m = reconcile_annotation(t, r.values[i]); !m.problem.empty())
+          fail(r.span, "the loop's result '" + n + "' has type " + type_text(t) +
+                           (named && named->ann[i] ? "" : ", its init value's,") +
+                           " but the closing pl.yield_ gives a value of type " + type_text(r.values[i]) +
+                           ": " + m.problem +
+                           "; yield a value of that type (convert with pl.cast) or start the loop from one of "
+                           "the yielded type");
     rvs.push_back(ir::make_var(n, t, sp));
   }
   for (const auto& rv : rvs) fn_->scope[std::string(ir::name_hint(rv))] = rv;
