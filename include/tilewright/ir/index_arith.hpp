@@ -1,8 +1,12 @@
 #pragma once
 // INDEX arithmetic that folds what it can: constants multiply out (unless the product
 // overflows, which stays symbolic rather than wrapping), and ×1 disappears (MT-10).
+#include <optional>
+#include <vector>
+
 #include "tilewright/ir/expr.hpp"
 #include "tilewright/math/checked.hpp"
+#include "tilewright/math/strides.hpp"
 
 namespace tilewright::ir {
 
@@ -37,6 +41,16 @@ inline Expr index_add(const Expr& a, const Expr& b, Span span = {}) {
   if (ca && *ca == 0) return b;
   if (cb && *cb == 0) return a;
   return make_expr(Binary{BinaryOp::Add, a, b}, scalar_type(DataType::INDEX), std::move(span));
+}
+
+// The strides of `shape` packed row-major, or with the trailing pair swapped when `dn` (the
+// caller rules on a DN rank below two); symbolic dims stay symbols. Type deduction, the
+// parser and MaterializeTensorStrides must agree on them to the node.
+inline std::vector<Expr> packed_strides(const std::vector<Expr>& shape, bool dn) {
+  std::vector<Expr> stride(shape.size());
+  math::packed_strides_into(stride, shape, dn, make_int(1),
+                            [](const Expr& a, const Expr& b) { return std::optional<Expr>(index_mul(a, b)); });
+  return stride;
 }
 
 }  // namespace tilewright::ir

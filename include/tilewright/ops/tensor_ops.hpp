@@ -5,7 +5,7 @@
 #include <functional>
 #include <optional>
 
-#include "tilewright/math/strides.hpp"
+#include "tilewright/ir/index_arith.hpp"
 #include "tilewright/ops/builder.hpp"
 #include "tilewright/ops/deduce.hpp"
 
@@ -16,11 +16,7 @@ namespace deduce {
 // Packed strides of `shape` in `layout` (ND row-major; DN swaps the trailing pair; a rank-1
 // DN view packs as ND), by the one recurrence of math/strides.hpp.
 inline std::vector<Expr> canonical_strides(const std::vector<Expr>& shape, ir::TensorLayout layout) {
-  std::vector<Expr> s(shape.size());
-  const bool dn = layout == ir::TensorLayout::DN && shape.size() >= 2;
-  math::packed_strides_into(s, shape, dn, idx(1),
-                            [](const Expr& a, const Expr& b) { return std::optional<Expr>(mul(a, b)); });
-  return s;
+  return ir::packed_strides(shape, layout == ir::TensorLayout::DN && shape.size() >= 2);
 }
 
 // Canonical = unit stride on the innermost axis (last for ND, penultimate for DN) and each

@@ -28,11 +28,7 @@ inline std::vector<ir::Expr> packed_strides(const std::vector<ir::Expr>& shape, 
                          math::dn_rank_message({math::strides_errc::dn_rank_below_two, n, 0}) +
                              "; annotate a rank-1 tensor as ND",
                          span);
-  std::vector<ir::Expr> stride(n);
-  math::packed_strides_into(stride, shape, dn, ir::make_int(1), [](const ir::Expr& a, const ir::Expr& b) {
-    return std::optional<ir::Expr>(ir::index_mul(a, b));
-  });
-  return stride;
+  return ir::packed_strides(shape, dn);
 }
 
 // The pass is one type mapping (materialized once per distinct type node), plus the span of

@@ -17,7 +17,6 @@
 
 #include "tilewright/ir/function.hpp"
 #include "tilewright/ir/index_arith.hpp"
-#include "tilewright/math/strides.hpp"
 #include "tilewright/text/parse/values.hpp"
 
 namespace tilewright::text::parser_detail {
@@ -88,11 +87,7 @@ inline bool says_nothing_more(const ir::TensorType& t) {
   if (!w.valid_shape.empty() && !ir::loosely_equal(w.valid_shape, t.shape)) return false;
   if (w.stride.empty()) return true;
   if (w.stride.size() != t.shape.size()) return false;
-  std::vector<Expr> packed(t.shape.size());
-  math::packed_strides_into(packed, t.shape, /*dn=*/false, ir::make_int(1), [](const Expr& a, const Expr& b) {
-    return std::optional<Expr>(ir::index_mul(a, b));
-  });
-  return ir::loosely_equal(w.stride, packed);
+  return ir::loosely_equal(w.stride, ir::packed_strides(t.shape, /*dn=*/false));
 }
 
 inline bool ptr_like(const Type& t) {
