@@ -311,6 +311,27 @@ TEST_CASE("interp: an index beyond 2^40, constant or passed in, is refused as no
   refused("[n, 0]", 1125899906842624.0);  // 2^50
 }
 
+// Fuzzing (repro_30) found tensor.cast, whose result type is its annotation (no deduction),
+// annotated [17, 32] over a [16, 32] operand: the cast read past the operand. An element-wise
+// op whose result differs from its operand in size is refused, located.
+TEST_CASE("interp: tensor.cast and tensor.exp annotated with another size are refused, not read past") {
+  for (const std::string op : {"pl.tensor.cast(x, target_type=pl.FP32, mode='rint')", "pl.tensor.exp(x)"}) {
+    auto p = parse(program(
+        "    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP)\n"
+        "    def main(self, x: pl.Tensor[[16, 32], pl.FP32]) -> pl.Tensor[[17, 32], pl.FP32]:\n"
+        "        y: pl.Tensor[[17, 32], pl.FP32] = " + op + "\n"
+        "        return y\n"));
+    try {
+      interp::Interpreter(p).call("main", {TensorRef{buffer("x", 16 * 32)}});
+      FAIL("expected an error for " << op);
+    } catch (const interp::RunError& e) {
+      CHECK(e.kind() == interp::RunErrorKind::invalid);
+      CHECK(std::string(e.what()).find("the operand [16, 32] and the result [17, 32] differ in size") != std::string::npos);
+      CHECK(e.span().line == 8);
+    }
+  }
+}
+
 TEST_CASE("interp: dynamic dims take their value by name; valid tails from pl.min") {
   auto text = program(kIncore + R"(    def kernel(x: pl.Tensor[[S, 8], pl.FP32], out_0: pl.Out[pl.Tensor[[S, 8], pl.FP32]]) -> pl.Tensor[[S, 8], pl.FP32]:
         for c, (o,) in pl.range(0, S, 4, init_values=(out_0,)):

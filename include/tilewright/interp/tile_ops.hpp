@@ -100,6 +100,14 @@ inline void check_broadcast(const OpCall& c, const Tile& t, const Dims& result) 
   }
 }
 
+// An element-for-element op reads operand element i for result element i. The ops whose
+// result type comes from an annotation instead of a deduction (tensor.cast, tensor.exp) can
+// be handed a result of another size: refuse it rather than read past the operand.
+inline void check_same_size(const OpCall& c, const Tile& a, const Tile& out) {
+  if (element_count(a.shape) != element_count(out.shape))
+    c.fail("the operand " + dims_string(a.shape) + " and the result " + dims_string(out.shape) + " differ in size");
+}
+
 // out[i] = f(a[i], b[i]) over the result shape, with broadcasting.
 template <class F>
 Value map2(OpCall& c, const Tile& a, const Tile& b, F f) {
@@ -133,8 +141,7 @@ Value map2(OpCall& c, const Tile& a, const Tile& b, F f) {
 template <class F>
 Value map1(OpCall& c, const Tile& a, F f) {
   auto out = new_result(c);
-  if (element_count(a.shape) != element_count(out->shape))
-    c.fail("the operand " + dims_string(a.shape) + " and the result " + dims_string(out->shape) + " differ in size");
+  check_same_size(c, a, *out);
   for (std::size_t i = 0; i < out->size(); ++i) {
     out->defined[i] = a.defined[i];
     if (a.defined[i]) out->data[i] = f(a.data[i]);
@@ -241,6 +248,7 @@ inline CastMode cast_mode(const OpCall& c) {
 inline Value cast(OpCall& c) {
   const Tile& a = c.tile(0);
   auto out = new_result(c);
+  check_same_size(c, a, *out);
   CastMode mode = cast_mode(c);
   for (std::size_t i = 0; i < out->size(); ++i) {
     out->defined[i] = a.defined[i];
