@@ -429,11 +429,15 @@ class SsaRewriter : public ir::Mutator<SsaRewriter> {
   // own yield passes on is, after the loop, that iter_arg's return var (`o = f(o)` then
   // `pl.yield_(o)`); any other starts from an Out/InOut parameter of its type (upstream's
   // choice), or the loop is refused. Returns the first kind as (Var, iter_arg position).
-  std::vector<std::pair<Key, std::size_t>> add_escaping(std::vector<Key> candidates, std::vector<Carry>& carries,
-                                                        const ir::Stmt& body, std::size_t spelled,
-                                                        const ir::Span& at) {
+  struct YieldedEscape {
+    Key var;
+    std::size_t position;  // of the iter_arg whose return var it becomes
+    ir::Type type;         // of its last value in the body
+  };
+  std::vector<YieldedEscape> add_escaping(std::vector<Key> candidates, std::vector<Carry>& carries,
+                                          const ir::Stmt& body, std::size_t spelled, const ir::Span& at) {
     sort_by_name(candidates);
-    std::vector<std::pair<Key, std::size_t>> yielded_by_input;
+    std::vector<YieldedEscape> yielded_by_input;
     std::vector<ir::Stmt> stmts = candidates.empty() ? std::vector<ir::Stmt>{} : ir::body_stmts(body);
     const ir::Yield* closing = stmts.empty() ? nullptr : ir::closing_yield(stmts.back());
     for (Key v : candidates) {
@@ -442,7 +446,7 @@ class SsaRewriter : public ir::Mutator<SsaRewriter> {
       if (closing) {
         auto it = std::find(closing->values.begin(), closing->values.end(), *last);
         if (auto k = static_cast<std::size_t>(it - closing->values.begin()); k < spelled) {
-          yielded_by_input.emplace_back(v, k);
+          yielded_by_input.push_back(YieldedEscape{v, k, (*last)->type});
           continue;
         }
       }
@@ -472,15 +476,25 @@ class SsaRewriter : public ir::Mutator<SsaRewriter> {
   // The return vars the input spells; after the loop an iter_arg's name stands for its return
   // var (a Python name keeps the last value it was given), as upstream's pass reads it.
   void define_return_vars(const std::vector<ir::Expr>& iter_args, std::vector<ir::Expr>& return_vars,
-                          const std::vector<std::pair<Key, std::size_t>>& aliases) {
+                          const std::vector<YieldedEscape>& aliases) {
     for (auto& rv : return_vars) rv = define(rv);
     // Only a return var of the iter_arg's type can stand for it: one the input annotated
     // otherwise would change the type of what reads the name (those reads are refused).
     for (std::size_t i = 0; i < iter_args.size() && i < return_vars.size(); ++i)
       if (ir::same_type(iter_args[i]->type, return_vars[i]->type, ir::Buffers::ignored))
         bindings_.bind(iter_args[i].get(), return_vars[i]);
-    for (auto [v, k] : aliases)
-      if (k < return_vars.size()) bindings_.bind(v, return_vars[k]);
+    // An escaping Var becomes the return var only if it has that var's type: otherwise the
+    // reads after the loop would take another type than the one they were written with (and
+    // the printed program would not read back to itself).
+    for (const auto& e : aliases) {
+      if (e.position >= return_vars.size()) continue;
+      const ir::Expr& rv = return_vars[e.position];
+      if (auto difference = ir::type_difference(e.type, rv->type, ir::Buffers::ignored))
+        fail("variable '" + std::string(name_of(e.var)) + "' is read after the loop, where its value is the loop's "
+             "result '" + std::string(ir::name_hint(rv)) + "', but the two have different types (" + *difference +
+             "); read '" + std::string(ir::name_hint(rv)) + "' after the loop, or give both the same annotation");
+      bindings_.bind(e.var, rv);
+    }
   }
   void bind_return_vars(std::vector<Carry>& carries, const ir::Span& at) {
     for (auto& c : carries) {
