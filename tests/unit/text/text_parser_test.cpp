@@ -520,6 +520,36 @@ TEST_CASE("parser: a view-less tensor annotation stands over a deduced view that
   check_reads_back(p);
 }
 
+// Fuzzing (seed 23) found FlattenTileNdTo2D changing what a program computes: a store's result
+// annotated with a DN view over an ND target, then stored through. The interpreter wrote
+// through the annotated layout, the pass through the re-deduced one. An annotation may say more
+// about a tensor's view than deduction does, not the opposite: another layout or other
+// strides are refused at the annotation (repro_32).
+TEST_CASE("parser: a tensor annotation cannot contradict the deduced layout or strides") {
+  const std::string params =
+      "self, x: pl.Tensor[[8, 16], pl.FP32], part: pl.Tensor[[8, 16], pl.FP32, pl.TensorView(valid_shape=[6, 16], "
+      "layout=pl.TensorLayout.ND)]";
+  const std::string load =
+      "        t: pl.Tile[[8, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [8, 16], [8, 16], target_memory=pl.Mem.Vec)\n";
+  CHECK(parser_error_of(program(load + "        o: pl.Tensor[[8, 16], pl.FP32, pl.TensorView(stride=[1, 8], "
+                                       "layout=pl.TensorLayout.DN)] = pl.tile.store(t, [0, 0], part)\n",
+                                params))
+            .find("8:12: the annotation of 'o' is") == 0);
+  CHECK(parser_error_of(program(load + "        o: pl.Tensor[[8, 16], pl.FP32, pl.TensorView(stride=[1, 8], "
+                                       "layout=pl.TensorLayout.DN)] = pl.tile.store(t, [0, 0], part)\n",
+                                params))
+            .find("its layout is DN but the value's is ND; correct the annotation or leave it out") != std::string::npos);
+  CHECK(parser_error_of(program(load + "        o: pl.Tensor[[8, 16], pl.FP32, pl.TensorView(stride=[32, 1], "
+                                       "layout=pl.TensorLayout.ND)] = pl.tile.store(t, [0, 0], part)\n",
+                                params))
+            .find("its strides differ from the value's") != std::string::npos);
+  // Saying the packed strides out loud, or the valid region, is saying more, not otherwise.
+  auto p = parse(program(load + "        o: pl.Tensor[[8, 16], pl.FP32, pl.TensorView(valid_shape=[6, 16], stride=[16, 1], "
+                                "layout=pl.TensorLayout.ND)] = pl.tile.store(t, [0, 0], part)\n        return o\n",
+                         params, " -> pl.Tensor[[8, 16], pl.FP32]"));
+  CHECK(body(fn(p)).size() == 3);
+}
+
 // ---- diagnostics -----------------------------------------------------------------------------
 
 TEST_CASE("parser diagnostics: names, ops, brackets, annotations") {
@@ -613,7 +643,7 @@ TEST_CASE("parser: regressions found by the parse/print fuzzer") {
         "pl.Tensor[[4, 4], pl.FP32]; use a new name");
   CHECK(parser_error_of(program("        y = x\n        y: pl.Tensor[[16, 16], pl.FP32, pl.TensorView(stride=[1, 16], "
                          "layout=pl.TensorLayout.DN)] = x\n"))
-            .find("(their views or buffers differ: view / absent vs present)") != std::string::npos);
+            .find("its layout is DN but the value's is ND") != std::string::npos);  // the annotation contradicts x's view
   // `a = 7` on an INT32 `a` takes a's dtype, as the printed annotation would.
   auto p = parse(program("        a: pl.Scalar[pl.INT32] = pl.const(1, pl.INT32)\n        a = 7\n        return a\n"));
   auto st = body(fn(p, "f"));

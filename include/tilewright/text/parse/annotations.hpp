@@ -146,6 +146,25 @@ inline Reconciled reconcile_annotation(const Type& ann, const Type& val) {
     if (a->dtype != v.dtype) return {val, false, d::dtype_mismatch(a->dtype, v.dtype)};
     if (auto p = d::shape_problem(a->shape, v.shape, /*other_rank_ok=*/false); !p.empty())
       return {val, false, p};
+    // An annotation may say more about a tensor's view than deduction does, never the
+    // opposite of it: a store's result is its target tensor, and `o: [.., DN view] = store(.., nd)`
+    // would have later writes through `o` address the buffer in another order than the
+    // same writes through the store's deduced type (a fuzz finding: FlattenTileNdTo2D re-deduces).
+    if (a->view) {
+      const ir::TensorLayout theirs = v.view ? v.view->layout : ir::TensorLayout::ND;
+      if (a->view->layout != theirs)
+        return {val, false, "its layout is " + std::string(enum_names(a->view->layout).name(a->view->layout)) +
+                                " but the value's is " + std::string(enum_names(theirs).name(theirs))};
+      const bool explicit_strides = v.view && !v.view->stride.empty();
+      const bool packed = theirs == ir::TensorLayout::ND || theirs == ir::TensorLayout::DN;
+      const std::vector<Expr> value_strides =
+          explicit_strides ? v.view->stride
+          : packed         ? ir::packed_strides(v.shape, theirs == ir::TensorLayout::DN && v.shape.size() >= 2)
+                           : std::vector<Expr>{};
+      if (!a->view->stride.empty() && a->view->stride.size() == value_strides.size() &&
+          !ir::loosely_equal(a->view->stride, value_strides))
+        return {val, false, "its strides differ from the value's"};
+    }
     if (a->memref || a->view) return {ann, true, {}};
     if (!v.memref && v.view && d::says_nothing_more(v)) return {ann, true, {}};
     return {val, false, {}};
