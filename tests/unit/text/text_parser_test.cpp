@@ -539,6 +539,12 @@ TEST_CASE("parser: a tensor annotation cannot contradict the deduced layout or s
                                        "layout=pl.TensorLayout.DN)] = pl.tile.store(t, [0, 0], part)\n",
                                 params))
             .find("its layout is DN but the value's is ND; correct the annotation or leave it out") != std::string::npos);
+  // The two types read alike but for their views, so the message spells those out.
+  CHECK(parser_error_of(program(load + "        o: pl.Tensor[[8, 16], pl.FP32, pl.TensorView(stride=[1, 8], "
+                                       "layout=pl.TensorLayout.DN)] = pl.tile.store(t, [0, 0], part)\n",
+                                params))
+            .find("is pl.Tensor[[8, 16], pl.FP32] with layout DN, strides [1, 8], but its value has type "
+                  "pl.Tensor[[8, 16], pl.FP32] with no view (layout ND): its layout is DN") != std::string::npos);
   CHECK(parser_error_of(program(load + "        o: pl.Tensor[[8, 16], pl.FP32, pl.TensorView(stride=[32, 1], "
                                        "layout=pl.TensorLayout.ND)] = pl.tile.store(t, [0, 0], part)\n",
                                 params))
@@ -716,6 +722,17 @@ TEST_CASE("parser: regressions found by the parse/print fuzzer") {
         "8:13: the loop's result 'a_out' has type pl.Scalar[pl.INT32], its init value's, but the closing "
         "pl.yield_ gives a value of type pl.Scalar[pl.INT64]: its dtype is pl.INT32 but the value's is pl.INT64; "
         "yield a value of that type (convert with pl.cast) or start the loop from one of the yielded type");
+  // A loop's result and its carry are one type: a second carry (ConvertToSSA adds them) makes
+  // the target list bare, and the result would read back with its carry's type.
+  CHECK(parser_error_of(program("        for i, (a,) in pl.range(2, init_values=(0,)):\n"
+                         "            a_out: pl.Scalar[pl.INT32] = pl.yield_(a)\n")) ==
+        "8:13: the loop's result 'a_out' is annotated pl.Scalar[pl.INT32], but its carry 'a' has type "
+        "pl.Scalar[pl.INDEX], its init value's; a loop's result has its carry's type: "
+        "start the carry from a value of the annotated type (an int literal as pl.const(0, pl.INT32), say) or "
+        "annotate the result pl.Scalar[pl.INDEX]");
+  auto typed = parse(program("        for i, (a,) in pl.range(2, init_values=(pl.const(0, pl.INT32),)):\n"
+                             "            a_out: pl.Scalar[pl.INT32] = pl.yield_(a)\n        return a_out\n"));
+  CHECK(scalar_dt(as<ir::For>(body(fn(typed, "f"))[0])->return_vars[0]) == ir::DataType::INT32);
   CHECK(parser_error_of(program("        for i in pl.range(2):\n            a, a = pl.yield_(1, 2)\n")) ==
         "8:16: 'a' is assigned twice by one pl.yield_");
   CHECK(parser_error_of(program("        for i, (a,) in pl.range(2, init_values=(0,)):\n            r: pl.Scalar[pl.INDEX] = "

@@ -118,7 +118,7 @@ inline void Parser::parse_if(std::vector<Stmt>& out) {
                        "an else branch");
   const YieldRec* named = nullptr;
   std::vector<Type> types;
-  std::vector<const YieldRec*> annotated_by;  // per name: the yield whose annotation set its type
+  std::vector<bool> annotated;  // per name: has a yield's annotation set its type
   for (const YieldCtx* c : {&then_ctx, &else_ctx})
     for (const auto& r : c->recs) {
       if (r.names.empty()) continue;
@@ -126,7 +126,7 @@ inline void Parser::parse_if(std::vector<Stmt>& out) {
         named = &r;
         for (std::size_t i = 0; i < r.names.size(); ++i) {
           types.push_back(r.ann[i] ? r.ann[i] : r.values[i]);
-          annotated_by.push_back(r.ann[i] ? &r : nullptr);
+          annotated.push_back(static_cast<bool>(r.ann[i]));
         }
       } else if (r.names != named->names) {
         fail(r.span, "this branch yields to " + target_list(r.names) + " but the other one to " +
@@ -137,12 +137,12 @@ inline void Parser::parse_if(std::vector<Stmt>& out) {
           if (!r.ann[i]) continue;
           // One return var per name, printed with one annotation in both branches: two
           // different annotations cannot both stand.
-          if (annotated_by[i] && ir::type_difference(types[i], r.ann[i]))
+          if (annotated[i] && ir::type_difference(types[i], r.ann[i]))
             fail(r.spans[i], "the branches of this if annotate '" + r.names[i] + "' as " +
                                  type_text(types[i]) + " and " + type_text(r.ann[i]) +
                                  "; an if's result has one type: give both yields the same annotation");
           types[i] = r.ann[i];
-          annotated_by[i] = &r;
+          annotated[i] = true;
         }
       }
     }
@@ -283,13 +283,23 @@ inline std::vector<Expr> Parser::loop_return_vars(const YieldCtx& c,
   for (std::size_t i = 0; i < iter_args.size(); ++i) {
     std::string n = named ? named->names[i] : std::string(ir::name_hint(iter_args[i])) + "_out";
     Span sp = named ? named->spans[i] : iter_args[i]->span;
-    // A result's annotation settles its type as an assignment's does (§6.4): an INDEX carry
-    // (started from an int literal) takes the annotated Scalar dtype; a contradiction is an error.
+    // A result's annotation is checked as an assignment's is (§6.4); a contradiction is an error.
     Type t = iter_args[i]->type;
     if (named && named->ann[i]) {
       Reconciled r = reconcile_annotation(named->ann[i], t);
       if (!r.problem.empty()) annotation_conflict(named->names[i], named->ann[i], t, r.problem, sp);
       t = types_(r.type);
+      // Only a lone result prints annotated: once a loop has two (ConvertToSSA adds carries),
+      // the target list is bare and each result reads back with its carry's type. A scalar
+      // result's dtype is what its readers compute in, so it is its carry's. (Tiles and tensors
+      // keep their annotation: upstream prints results with a memref of their own.)
+      if (ir::as<ir::ScalarType>(t) && ir::type_difference(t, iter_args[i]->type))
+        fail(sp, "the loop's result '" + n + "' is annotated " + type_text(named->ann[i]) +
+                     ", but its carry '" + std::string(ir::name_hint(iter_args[i])) + "' has type " +
+                     type_text(iter_args[i]->type) +
+                     ", its init value's; a loop's result has its carry's type: start the carry from a value of the "
+                     "annotated type (an int literal as pl.const(0, pl.INT32), say) or annotate the result " +
+                     type_text(iter_args[i]->type));
     }
     // The printer writes the result's type as the closing yield's annotation, so the yielded
     // value must stand under it (an unannotated yield of a pl.INT64 into an pl.INT32 carry

@@ -286,8 +286,11 @@ inline Expr Parser::name_from_assignment(const Expr& v, const std::string& lhs) 
 
 inline void Parser::annotation_conflict(const std::string& name, const Type& ann, const Type& val,
                                         const std::string& problem, const Span& s) const {
-  fail(s, "the annotation of '" + name + "' is " + type_text(ann) + ", but its value has type " +
-              type_text(val) + ": " + problem + "; correct the annotation or leave it out");
+  // Two types that read alike differ in their views: spell those out.
+  const bool alike = type_text(ann) == type_text(val);
+  auto text = [&](const Type& t) { return alike ? type_text_with_view(t) : type_text(t); };
+  fail(s, "the annotation of '" + name + "' is " + text(ann) + ", but its value has type " +
+              text(val) + ": " + problem + "; correct the annotation or leave it out");
 }
 
 inline void Parser::check_compatible(const Type& ann, const Type& val, const Span& s,

@@ -150,6 +150,18 @@ inline std::string type_text(const Type& t) {
             });
 }
 
+// type_text plus a tensor's view, for a message where two types differ only there.
+inline std::string type_text_with_view(const Type& t) {
+  auto* s = ir::as<ir::TensorType>(t);
+  if (!s) return type_text(t);
+  if (!s->view) return type_text(t) + " with no view (layout ND)";
+  const ir::TensorView& v = *s->view;
+  std::string o = type_text(t) + " with layout " + std::string(ir::name_of(v.layout));
+  if (!v.stride.empty()) o += ", strides " + ir::dims_text(v.stride);
+  if (!v.valid_shape.empty()) o += ", valid shape " + ir::dims_text(v.valid_shape);
+  return o;
+}
+
 inline std::size_t type_kind(const Type& t) { return t ? t->v.index() : 0; }
 
 // The value of a constant expression (numbers and bools, arithmetic on them), as Python
