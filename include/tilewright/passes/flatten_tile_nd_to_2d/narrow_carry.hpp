@@ -87,7 +87,8 @@ class CarrySettler : public ir::Mutator<CarrySettler> {
     if (auto* a = ir::as<ir::Assign>(original); a && replaced_seeds_.contains(a->var.get()))
       return ir::make_seq({}, rebuilt->span);
     if (auto* a = ir::as<ir::Assign>(rebuilt)) return rebind(rebuilt, *a, *ir::as<ir::Assign>(original));
-    if (auto* i = ir::as<ir::If>(rebuilt)) return retype_results(rebuilt, i->return_vars, branch_types(*i), *i);
+    if (auto* i = ir::as<ir::If>(rebuilt))
+      return retype_results(rebuilt, i->return_vars, results_of(original), branch_types(*i), *i);
     return rebuilt;
   }
 
@@ -245,8 +246,10 @@ class CarrySettler : public ir::Mutator<CarrySettler> {
       substitute(e, ir::make_iter_arg(ia.name.text, init->type, init, e->span));
     }
     ir::Stmt rebuilt = ir::Mutator<CarrySettler>::mutate_stmt(s);
-    if (auto* f = ir::as<ir::For>(rebuilt)) rebuilt = retype_results(rebuilt, f->return_vars, types_of(f->iter_args), *f);
-    if (auto* w = ir::as<ir::While>(rebuilt)) rebuilt = retype_results(rebuilt, w->return_vars, types_of(w->iter_args), *w);
+    if (auto* f = ir::as<ir::For>(rebuilt))
+      rebuilt = retype_results(rebuilt, f->return_vars, results_of(s), types_of(f->iter_args), *f);
+    if (auto* w = ir::as<ir::While>(rebuilt))
+      rebuilt = retype_results(rebuilt, w->return_vars, results_of(s), types_of(w->iter_args), *w);
     if (prologue.empty()) return rebuilt;
     prologue.push_back(rebuilt);
     return ir::make_seq(std::move(prologue), s->span);
@@ -376,10 +379,20 @@ class CarrySettler : public ir::Mutator<CarrySettler> {
     return types_of(y->values);
   }
 
-  // A loop's or branch's results take the given types, positionally.
+  static const std::vector<ir::Expr>& results_of(const ir::Stmt& s) {
+    static const std::vector<ir::Expr> none;
+    if (auto* i = ir::as<ir::If>(s)) return i->return_vars;
+    if (auto* f = ir::as<ir::For>(s)) return f->return_vars;
+    if (auto* w = ir::as<ir::While>(s)) return w->return_vars;
+    return none;
+  }
+
+  // A loop's or branch's results take the given types, positionally. `before` are the results
+  // as the input had them: the walk may already have re-minted one (its type named a Var that
+  // changed), and the reads after the statement still name the input's.
   template <class Node>
   ir::Stmt retype_results(const ir::Stmt& rebuilt, const std::vector<ir::Expr>& results,
-                          const std::vector<ir::Type>& types, Node node) {
+                          const std::vector<ir::Expr>& before, const std::vector<ir::Type>& types, Node node) {
     if (types.size() != results.size()) return rebuilt;
     bool changed = false;
     for (std::size_t i = 0; i < results.size(); ++i) {
@@ -387,6 +400,7 @@ class CarrySettler : public ir::Mutator<CarrySettler> {
       if (!t || ir::same_type(t, results[i]->type, ir::Buffers::ignored)) continue;
       ir::Expr fresh = ir::make_expr(results[i]->v, t, results[i]->span);
       substitute(results[i], fresh);
+      if (i < before.size() && before[i] != results[i]) substitute(before[i], fresh);
       node.return_vars[i] = std::move(fresh);
       changed = true;
     }
