@@ -727,9 +727,25 @@ TEST_CASE("parser: regressions found by the parse/print fuzzer") {
   CHECK(parser_error_of(program("        for i, (a,) in pl.range(2, init_values=(0,)):\n"
                          "            a_out: pl.Scalar[pl.INT32] = pl.yield_(a)\n")) ==
         "8:13: the loop's result 'a_out' is annotated pl.Scalar[pl.INT32], but its carry 'a' has type "
-        "pl.Scalar[pl.INDEX], its init value's; a loop's result has its carry's type: "
+        "pl.Scalar[pl.INDEX], its init value's (they differ in dtype / INT32 vs INDEX); a loop's result has its "
+        "carry's type: "
         "start the carry from a value of the annotated type (an int literal as pl.const(0, pl.INT32), say) or "
         "annotate the result pl.Scalar[pl.INDEX]");
+  // So is a tile's memory space; only its buffer may differ (upstream gives results their own).
+  CHECK(parser_error_of(program("        z: pl.Tile[[16, 16], pl.FP32, pl.Mem.Acc] = pl.tile.create([16, 16], dtype=pl.FP32, "
+                                "target_memory=pl.Mem.Acc)\n        for i, (a,) in pl.range(2, init_values=(z,)):\n"
+                                "            e: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.exp(a)\n"
+                                "            a_out: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.yield_(e)\n"))
+            .find("10:13: the loop's result 'a_out' is annotated pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec], but its carry "
+                  "'a' has type pl.Tile[[16, 16], pl.FP32, pl.Mem.Acc], its init value's (they differ in memory / Vec vs "
+                  "Acc)") == 0);
+  auto own_buffer = parse(program(
+      "        z: pl.Tile[[16, 16], pl.FP32, pl.MemRef(m0, 0, 1024), pl.Mem.Vec] = pl.tile.create([16, 16], dtype=pl.FP32, "
+      "target_memory=pl.Mem.Vec)\n        for i, (a,) in pl.range(2, init_values=(z,)):\n"
+      "            e: pl.Tile[[16, 16], pl.FP32, pl.MemRef(m0, 0, 1024), pl.Mem.Vec] = pl.tile.exp(a)\n"
+      "            a_out: pl.Tile[[16, 16], pl.FP32, pl.MemRef(m1, 0, 1024), pl.Mem.Vec] = pl.yield_(e)\n"
+      "        return x\n"));
+  CHECK(ir::tile_type(as<ir::For>(body(fn(own_buffer, "f"))[1])->return_vars[0])->memref);
   auto typed = parse(program("        for i, (a,) in pl.range(2, init_values=(pl.const(0, pl.INT32),)):\n"
                              "            a_out: pl.Scalar[pl.INT32] = pl.yield_(a)\n        return a_out\n"));
   CHECK(scalar_dt(as<ir::For>(body(fn(typed, "f"))[0])->return_vars[0]) == ir::DataType::INT32);

@@ -290,14 +290,14 @@ inline std::vector<Expr> Parser::loop_return_vars(const YieldCtx& c,
       if (!r.problem.empty()) annotation_conflict(named->names[i], named->ann[i], t, r.problem, sp);
       t = types_(r.type);
       // Only a lone result prints annotated: once a loop has two (ConvertToSSA adds carries),
-      // the target list is bare and each result reads back with its carry's type. A scalar
-      // result's dtype is what its readers compute in, so it is its carry's. (Tiles and tensors
-      // keep their annotation: upstream prints results with a memref of their own.)
-      if (ir::as<ir::ScalarType>(t) && ir::type_difference(t, iter_args[i]->type))
+      // the target list is bare and each result reads back with its carry's type. So a result
+      // is its carry's type, but for its buffer: upstream prints results with a memref of
+      // their own, and a reread compares buffers by shape, not by name.
+      if (auto d = ir::type_difference(t, iter_args[i]->type, ir::Buffers::ignored))
         fail(sp, "the loop's result '" + n + "' is annotated " + type_text(named->ann[i]) +
                      ", but its carry '" + std::string(ir::name_hint(iter_args[i])) + "' has type " +
-                     type_text(iter_args[i]->type) +
-                     ", its init value's; a loop's result has its carry's type: start the carry from a value of the "
+                     type_text(iter_args[i]->type) + ", its init value's (they differ in " + *d +
+                     "); a loop's result has its carry's type: start the carry from a value of the "
                      "annotated type (an int literal as pl.const(0, pl.INT32), say) or annotate the result " +
                      type_text(iter_args[i]->type));
     }

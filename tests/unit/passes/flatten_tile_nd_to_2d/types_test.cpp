@@ -100,7 +100,7 @@ TEST_CASE("FL-45/FL-43: if results and loop carries take the type of the value t
                      "            r: pl.Tile[[2, 16, 16], pl.FP32, pl.Mem.Acc] = pl.yield_(z)\n"
                      "        for i, (acc,) in pl.range(2, init_values=(r,)):\n"
                      "            e: pl.Tile[[2, 16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.exp(acc)\n"
-                     "            acc_rv: pl.Tile[[2, 16, 16], pl.FP32, pl.Mem.Vec] = pl.yield_(e)\n"
+                     "            acc_rv: pl.Tile[[2, 16, 16], pl.FP32, pl.Mem.Acc] = pl.yield_(e)\n"
                      "        out_1: pl.Tensor[[2, 16, 16], pl.FP32] = pl.tile.store(acc_rv, [0, 0, 0], out_0)\n"
                      "        return out_1")));
   const std::string printed = text::print(after);
