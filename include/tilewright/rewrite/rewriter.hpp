@@ -133,12 +133,15 @@ class Rewriter {
 
   // The current statement (an Assign or an Eval of a call) evaluating `value` instead. When
   // `value`'s type differs from the Var's, a new Var (same name and span, the old one's MemRef
-  // carried, FL-26/FL-38) takes its place and every later use reads it.
+  // and memory space carried, FL-26/FL-38) takes its place and every later use reads it.
   ir::Stmt replace(ir::Expr value) {
     const ir::Stmt& now = current();
     if (auto* a = ir::as<ir::Assign>(now)) {
       ir::Expr var = a->var;
       ir::Type type = with_memref(value->type, var->type);
+      // A carried memory space is the call's too, as the parser gives a call the type of the
+      // annotation that placed it (§6.4): the printed text reads back to this.
+      if (placement_carried(value->type, type)) value = ir::make_expr(value->v, type, value->span);
       if (!ir::same_type(type, var->type, ir::Buffers::ignored)) {
         var = ir::make_expr(var->v, std::move(type), var->span);
         rebind(original_var(), var);
@@ -284,12 +287,25 @@ class Rewriter {
     return ir::make_stmt(std::move(copy));
   }
 
-  // FL-26/FL-38: a re-deduced tile type gets the MemRef the Var it replaces carried.
+  // FL-26/FL-38: a re-deduced tile type gets the MemRef the Var it replaces carried, and its
+  // memory space when deduction leaves that open: a `tile.create` without target_memory whose
+  // annotation placed it (the parser's §6.4) must not lose the placement TileMemoryInferred
+  // checks (a fuzz finding).
   static ir::Type with_memref(const ir::Type& type, const ir::Type& from) {
     auto* t = ir::as<ir::TileType>(type);
     auto* f = ir::as<ir::TileType>(from);
-    if (!t || !f || t->memref || !f->memref) return type;
-    return ir::make_tile_type(t->shape, t->dtype, t->view, t->memory, f->memref);
+    if (!t || !f) return type;
+    const bool memref = !t->memref && f->memref;
+    const bool memory = !t->memory && f->memory;
+    if (!memref && !memory) return type;
+    return ir::make_tile_type(t->shape, t->dtype, t->view, memory ? f->memory : t->memory,
+                              memref ? f->memref : t->memref);
+  }
+
+  static bool placement_carried(const ir::Type& deduced, const ir::Type& carried) {
+    auto* d = ir::as<ir::TileType>(deduced);
+    auto* c = ir::as<ir::TileType>(carried);
+    return d && c && !d->memory && c->memory;
   }
 
   const ops::Registry* registry_;
