@@ -592,8 +592,25 @@ Value matmul(OpCall& c) {
   return finish(std::move(out));
 }
 
+// The batch shape two operands' batch dims broadcast to (right-aligned, size-1 axes repeat).
+inline Dims broadcast_batch(const OpCall& c, const Dims& a, const Dims& b) {
+  const Dims& longer = a.size() >= b.size() ? a : b;
+  const Dims& shorter = a.size() >= b.size() ? b : a;
+  Dims out = longer;
+  for (std::size_t k = 0; k < shorter.size(); ++k) {
+    std::int64_t& o = out[k + longer.size() - shorter.size()];
+    std::int64_t s = shorter[k];
+    if (o == 1) o = s;
+    else if (s != 1 && s != o) c.fail("batch dims " + dims_string(a) + " and " + dims_string(b) + " do not broadcast");
+  }
+  return out;
+}
+
 // batch_matmul(lhs[..., M, K], rhs[..., K, N]) and batch_matmul_acc(acc, lhs, rhs): one page
-// per batch index of the broadcast batch shape; a size-1 or missing operand axis repeats.
+// per batch index of the operands' broadcast batch shape; a size-1 or missing operand axis
+// repeats. The pages follow one another row-major in the result, which its annotation may
+// give another shape of the same size (the flattened form a pass prints: [B, M, N] read as
+// [B * M, N]), so the result's own shape only has to hold them.
 template <bool Acc>
 Value batch_matmul(OpCall& c) {
   std::size_t l = Acc ? 1 : 0;
@@ -602,21 +619,23 @@ Value batch_matmul(OpCall& c) {
   if (lhs.rank() < 2 || rhs.rank() < 2) c.fail("operands must be at least 2-D");
   if (lhs.shape.back() != rhs.shape[rhs.rank() - 2]) c.fail("inner dims differ: " + dims_string(lhs.shape) + " x " + dims_string(rhs.shape));
   auto out = new_result(c);
-  std::size_t n = out->rank();
-  if (n < 2) c.fail("the result must be at least 2-D");
-  Dims batch(out->shape.begin(), out->shape.end() - 2);
   Dims lb(lhs.shape.begin(), lhs.shape.end() - 2), rb(rhs.shape.begin(), rhs.shape.end() - 2);
-  Broadcast bl(lb.empty() ? Dims{1} : lb, batch.empty() ? Dims{1} : batch);
-  Broadcast br(rb.empty() ? Dims{1} : rb, batch.empty() ? Dims{1} : batch);
+  Dims batch = broadcast_batch(c, lb, rb);
+  if (batch.empty()) batch = {1};
+  const std::int64_t m = lhs.shape[lhs.rank() - 2], nn = rhs.shape.back();
+  const std::int64_t pages = element_count(batch);
+  if (element_count(out->shape) != pages * m * nn)
+    c.fail("the result " + dims_string(out->shape) + " does not hold " + std::to_string(pages) + " products of " +
+           std::to_string(m) + " x " + std::to_string(nn));
+  Broadcast bl(lb.empty() ? Dims{1} : lb, batch);
+  Broadcast br(rb.empty() ? Dims{1} : rb, batch);
   const Tile* acc = Acc ? &c.tile(0) : nullptr;
   bool use_acc = Acc && !init_cond(c, 3);
   if (acc && acc->shape != out->shape) c.fail("acc " + dims_string(acc->shape) + " and result " + dims_string(out->shape) + " differ");
-  std::int64_t m = out->shape[n - 2], nn = out->shape[n - 1];
-  Dims idx(batch.empty() ? 1 : batch.size(), 0);
-  Dims bshape = batch.empty() ? Dims{1} : batch;
-  for (std::int64_t b = 0; b < element_count(bshape); ++b, next_index(idx, bshape)) {
+  Dims idx(batch.size(), 0);
+  for (std::int64_t b = 0; b < pages; ++b, next_index(idx, batch)) {
     Page pl = page_of(lhs, bl.offset(idx)), pr = page_of(rhs, br.offset(idx));
-    Page pa = acc ? page_of(*acc, b) : Page{};
+    Page pa = acc ? Page{acc, b * m * nn, m, nn, m, nn} : Page{};
     multiply_page(*out, b * m * nn, nn, m, nn, pl, pr, use_acc ? &pa : nullptr, nullptr);
   }
   return finish(std::move(out));

@@ -2,6 +2,8 @@
 // The text of expressions and dims in diagnostics ("[16, N * 2]"), shared by the deducers, the
 // parser and the passes, so that a message spells a dim the same way wherever it comes from.
 #include <charconv>
+#include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -47,6 +49,11 @@ inline std::string expr_text(const Expr& e) {
 inline std::string dims_text(const std::vector<Expr>& dims) {
   std::string out = "[";
   for (std::size_t i = 0; i < dims.size(); ++i) out += (i ? ", " : "") + expr_text(dims[i]);
+  return out + "]";
+}
+inline std::string dims_text(std::span<const std::int64_t> dims) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < dims.size(); ++i) out += (i ? ", " : "") + std::to_string(dims[i]);
   return out + "]";
 }
 

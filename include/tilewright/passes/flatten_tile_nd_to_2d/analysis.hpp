@@ -397,7 +397,10 @@ inline BatchGeometries check_batch_matmuls(const ir::FunctionNode& f, const Batc
     if (!ir::tile_type(*ir::stmt_call_expr(s))) reject(op + " expects TileType result", s->span);
     const BatchGeometry& g = geometries[s.get()] =
         batch_geometry(*ir::tile_type(call.args[l]), *ir::tile_type(call.args[l + 1]), op, s->span);
-    if (!acc) return;
+    if (!acc) {
+      geometries[s.get()].out_batch = result_batch(g, *ir::tile_type(*ir::stmt_call_expr(s)), op, s->span);
+      return;
+    }
     // FL-60: the accumulator, as the rewrite will see it.
     const ir::Expr& a = call.args[0];
     if (!ir::is_var_like(a))

@@ -11,11 +11,13 @@
 #include <algorithm>
 #include <cstdint>
 #include <initializer_list>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "tilewright/math/checked.hpp"
 #include "tilewright/passes/flatten_tile_nd_to_2d/shape.hpp"
 
 namespace tilewright::passes::flatten {
@@ -54,11 +56,15 @@ struct BatchGeometry {
   std::vector<std::int64_t> lhs;    // the operands' dims as the matmul reads them
   std::vector<std::int64_t> rhs;
   std::vector<std::int64_t> batch;  // the broadcast output batch dims
+  // The same pages as the result's type groups them (see result_batch); what a fused store
+  // adds to its offsets.
+  std::vector<std::int64_t> out_batch;
   std::int64_t pages = 1;           // output pages: the product of `batch`
   std::int64_t m = 0;
   std::int64_t n = 0;
 
   [[nodiscard]] std::vector<std::int64_t> batch_index(std::int64_t page) const { return unravel(page, batch); }
+  [[nodiscard]] std::vector<std::int64_t> result_index(std::int64_t page) const { return unravel(page, out_batch); }
 
   // The flat page of an operand of extents `dims` that output page `page` reads: its
   // batch dims line up with the output's last ones, and a 1 always reads index 0.
@@ -110,7 +116,35 @@ inline BatchGeometry batch_geometry(const ir::TileType& lhs, const ir::TileType&
     if (!next) reject("integer overflow when computing merged dimension in " + name + " output batch");
     g.pages = *next;
   }
+  g.out_batch = g.batch;
   return g;
+}
+
+// The batch dims of a tile.batch_matmul's result, `result` as its type names it. An
+// annotation may regroup the product's batch axes (`[4, M, N]` over a `[1, 4, M, N]` product:
+// the text's annotation stands where it holds as many elements); the pages are the same
+// row-major stack either way, and a fused store (FL-57) walks them by the result's own axes.
+// Anything but a stack of [M, N] pages is refused rather than guessed at.
+inline std::vector<std::int64_t> result_batch(const BatchGeometry& g, const ir::TileType& result, std::string_view op,
+                                              const ir::Span& span) {
+  const std::string name(op);
+  const std::vector<std::int64_t> dims = static_dims(result.shape, name + " result", span);
+  const std::size_t r = dims.size();
+  if (r >= 2 && dims[r - 2] == g.m && dims[r - 1] == g.n) {
+    std::vector<std::int64_t> batch(dims.begin(), dims.end() - 2);
+    std::optional<std::int64_t> pages = 1;
+    for (std::int64_t d : batch) pages = pages ? math::checked_mul(*pages, d) : std::nullopt;
+    if (pages == g.pages) return batch;
+  }
+  std::vector<std::int64_t> product = g.batch;
+  product.push_back(g.m);
+  product.push_back(g.n);
+  ir::throw_user_error(std::string(pass_name),
+                       name + " result is typed " + dims_text(result.shape) + ", which is not a stack of its " +
+                           std::to_string(g.pages) + " [" + std::to_string(g.m) + ", " + std::to_string(g.n) +
+                           "] pages (the product is " + dims_text(product) +
+                           "); annotate the result with the product's shape",
+                       span);
 }
 
 }  // namespace tilewright::passes::flatten

@@ -165,7 +165,7 @@ struct FlattenBatchMatmul {
         page = rw.emit("matmul_cast_" + n,
                         rw.call(op.cast, {page}, {{"target_type", dtype}, {"mode", std::int64_t{2}}}));
       if (fused_store) {
-        store.page(rw, page, g.batch_index(i), i);
+        store.page(rw, page, g.result_index(i), i);
         continue;
       }
       ir::Expr assembled = rw.call(op.assemble, {out, page, rw.tuple({rw.index(i * g.m), rw.index(0)})});
