@@ -1,7 +1,9 @@
 #pragma once
 // Kwarg and attribute values: how a PVal becomes an ir::AttrValue, typed by its spelling
 // (§4.5, §4.6) and, where the op row declares the kwarg, by its declared kind.
+#include <cmath>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,10 +39,30 @@ inline std::string Parser::raw_text(const PVal& v) const {
 
 // A kwarg or attribute value, typed by its spelling (§4.5, §4.6) and, when the op row
 // declares the kwarg, by its declared kind.
+// The DSL's literal spellings of a fill pad value (upstream's fillpad accepts them as sugar):
+// 0 and 0.0 are PadValue.zero, math.inf is max, -math.inf min. Any other number would be a fill
+// value the hardware has no mode for: refused, not rounded to the nearest mode.
+inline std::optional<ir::PadValue> Parser::pad_value_literal(std::string_view key, const PVal& v) {
+  if (v.kind == PVal::Kind::path && v.s == "math.inf") return ir::PadValue::max;
+  if (v.kind == PVal::Kind::path && v.s == "-math.inf") return ir::PadValue::min;
+  if (v.kind != PVal::Kind::expr || !v.literal) return std::nullopt;
+  auto* i = ir::as<ir::ConstInt>(v.e);
+  auto* f = ir::as<ir::ConstFloat>(v.e);
+  if (!i && !f) return std::nullopt;  // a bool: the kind check names it
+  const double x = i ? static_cast<double>(i->value) : f->value;
+  if (x == 0.0) return ir::PadValue::zero;
+  if (std::isinf(x)) return x > 0 ? ir::PadValue::max : ir::PadValue::min;
+  fail(v.span, "'" + std::string(key) + "' has no mode for the value " + ir::expr_text(v.e) +
+                   ": use pl.PadValue.zero, pl.PadValue.max or pl.PadValue.min, or one of the literals 0, 0.0, "
+                   "math.inf, -math.inf");
+}
+
 inline ir::AttrValue Parser::attr_value(std::string_view key, const PVal& v,
                                         const ops::KwargSpec* spec) {
   using K = ops::KwargKind;
   bool want_expr = spec && spec->kind == K::expr;
+  if (spec && spec->kind == K::pad_value)
+    if (auto pad = pad_value_literal(key, v)) return *pad;
   switch (v.kind) {
     case PVal::Kind::str:
       if (spec && spec->kind == K::cast_mode)  // `mode='round'`

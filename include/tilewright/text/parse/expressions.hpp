@@ -279,6 +279,11 @@ inline PVal Parser::parse_unary() {
               true);
   }
   PVal o = parse_unary();
+  if (k == TokenKind::minus && o.kind == PVal::Kind::path && o.s == "math.inf") {
+    o.s = "-math.inf";  // a spelling of PadValue.min (attributes.hpp), not arithmetic
+    o.span = s;
+    return o;
+  }
   if (k == TokenKind::minus && o.literal && o.kind == PVal::Kind::expr) {
     if (auto* c = ir::as<ir::ConstInt>(o.e))
       return of(ir::make_int(static_cast<std::int64_t>(0ULL - static_cast<std::uint64_t>(c->value)),

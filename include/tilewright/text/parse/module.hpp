@@ -54,6 +54,7 @@ inline void Parser::parse_function_header(FnState& f) {
         if (v.kind != PVal::Kind::str) fail(v.span, "expected a string for external_source=");
         f.attrs.emplace_back("external_source", v.s);
       } else if (k == "strict_ssa") {
+        f.strict_ssa = strict_ssa_flag(v);
       } else if (k == "attrs") {
         for (auto& kv : attrs_dict(v)) f.attrs.push_back(std::move(kv));
       } else {
@@ -176,10 +177,19 @@ inline void Parser::skip_body() {
   } while (depth > 0);
 }
 
+inline bool Parser::strict_ssa_flag(const PVal& v) const {
+  auto* b = v.kind == PVal::Kind::expr ? ir::as<ir::ConstBool>(v.e) : nullptr;
+  if (!b) fail(v.span, "expected True or False for strict_ssa=");
+  return b->value;
+}
+
 inline ir::Function Parser::parse_function_body(FnState& f) {
   fn_ = &f;
   restore(*f.body);
   nest_ = 0;
+  // In a program only the program's own strict_ssa counts (text_format §1.4).
+  strict_ssa_ = program_strict_ssa_ ? *program_strict_ssa_ : f.strict_ssa.value_or(false);
+  block_ = 0;
   std::vector<Stmt> body;
   auto func_attr = [&] {
     if (!(at_path("pl", "func_attr") && peek(3).is(TokenKind::lparen))) return;
@@ -278,9 +288,11 @@ inline ir::Program Parser::run() {
         parse_dotted("pl.program");
         if (at(TokenKind::lparen)) {
           CallArgs a = parse_call_args("@pl.program");
-          for (std::size_t i = 0; i < a.kw.size(); ++i)
+          for (std::size_t i = 0; i < a.kw.size(); ++i) {
             if (a.kw[i].first != "strict_ssa")
               fail(a.kw_spans[i], "unknown keyword '" + a.kw[i].first + "' for @pl.program");
+            program_strict_ssa_ = strict_ssa_flag(a.kw[i].second);
+          }
           if (!a.pos.empty()) fail(a.pos[0].span, "@pl.program takes keyword arguments only");
         }
         expect(TokenKind::newline, "after @pl.program");

@@ -55,6 +55,9 @@ class Parser : TokenCursor {
     std::optional<Checkpoint> body;  // where the body starts, to come back after the signatures
     std::unordered_map<std::string, Expr> scope;
     std::unordered_map<std::string, Expr> ptrs;  // MemRef bases, interned by name
+    std::optional<bool> strict_ssa;               // @pl.function(strict_ssa=...)
+    // Under strict_ssa: where each name was assigned, per block ("name#block").
+    std::unordered_map<std::string, Span> assigned_in;
   };
   struct YieldRec {
     bool closing = false;  // the last statement of its block (set once the block is parsed)
@@ -82,6 +85,7 @@ class Parser : TokenCursor {
   std::string describe_val(const PVal& v) const;
   std::string raw_text(const PVal& v) const;
   ir::AttrValue attr_value(std::string_view key, const PVal& v, const ops::KwargSpec* spec);
+  std::optional<ir::PadValue> pad_value_literal(std::string_view key, const PVal& v);
   ir::Kwargs attrs_dict(const PVal& v);
   template <class E>
   E enum_kw(const PVal& v, std::string_view family, std::string_view key);
@@ -184,6 +188,8 @@ class Parser : TokenCursor {
   void check_compatible(const Type& ann, const Type& val, const Span& s,
                         const std::string& name) const;
   Expr define(const Token& name, const Type& t, bool ptr);
+  void check_single_assignment(const Token& name);
+  bool strict_ssa_flag(const PVal& v) const;
   Expr fresh(const std::string& name, const Type& t, const Span& s);
   void parse_assign(std::vector<Stmt>& out);
   void parse_aug_assign(std::vector<Stmt>& out);
@@ -289,6 +295,9 @@ class Parser : TokenCursor {
   FnState* fn_ = nullptr;
   std::vector<YieldCtx> yields_;
   std::vector<std::string> carried_;
+  std::optional<bool> program_strict_ssa_;  // @pl.program(strict_ssa=...): wins over a function's
+  bool strict_ssa_ = false;                 // for the function being read
+  std::uint32_t block_ = 0, blocks_ = 0;    // the block being read, and how many were opened
   int nest_ = 0;             // blocks open inside the current function body (0: its top level)
   Type rhs_ann_;             // annotation of the assignment whose value is being parsed
   std::size_t rhs_tok_ = 0;  // first token of that value

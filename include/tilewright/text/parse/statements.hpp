@@ -27,6 +27,8 @@ inline Stmt Parser::with_comments(const Stmt& s, std::vector<std::string> lines)
 inline std::vector<Stmt> Parser::parse_suite(std::string_view what) {
   std::vector<Stmt> out;
   ++nest_;  // an error ends the whole parse, so no unwinding is needed
+  const std::uint32_t outer = block_;
+  block_ = ++blocks_;
   if (accept(TokenKind::newline)) {
     DepthGuard g(*this, cur().span);
     if (!at(TokenKind::indent))
@@ -36,6 +38,7 @@ inline std::vector<Stmt> Parser::parse_suite(std::string_view what) {
   } else {
     parse_simple_line(out);
   }
+  block_ = outer;
   --nest_;
   return out;
 }
@@ -265,9 +268,20 @@ inline void Parser::finish_assign(const Token& name, Type ann, const Span& ann_s
         v = ir::make_int(ir::as<ir::ConstInt>(v)->value, dt, v->span);
     }
   }
+  if (strict_ssa_) check_single_assignment(name);
   Expr var = define(
       name, t, ir::as<ir::MarkerType>(t) && ir::as<ir::MarkerType>(t)->kind == ir::Marker::Ptr);
   out.push_back(ir::make_stmt(ir::Assign{var, v}, s));
+}
+
+// strict_ssa=True: a name is assigned once per block (a parameter, a loop variable or an
+// iter_arg may be assigned once more, as upstream's parser allows).
+inline void Parser::check_single_assignment(const Token& name) {
+  auto [it, first] = fn_->assigned_in.try_emplace(name.text + "#" + std::to_string(block_), name.span);
+  if (first) return;
+  fail(name.span, "'" + name.text + "' is already defined in this block (line " + std::to_string(it->second.line) +
+                      "), and the program asks for strict_ssa=True: each name is assigned once per block; give this "
+                      "value a new name, or drop strict_ssa");
 }
 
 // `w = pld.tensor.alloc_window_buffer(...)`: the printer leaves out a `name` equal to the
