@@ -28,7 +28,7 @@ inline std::string column_slice_fix(std::int64_t rows, std::int64_t cols,
   using std::to_string;
   const std::string r = to_string(rows), c = to_string(cols);
   if (auto packed = math::pack_row_windows(parent_rows, cols, rows))
-    return " Fix: slice the accumulator along columns instead of rows — allocate " + r + "x" +
+    return " Fix: Pack the accumulator along columns rather than rows — allocate " + r + "x" +
            to_string(packed->cols) + " and use tile.slice(acc, [" + r + ", " + c + "], [0, i * " +
            c + "]); that is the same L0C memory, addressed in the order the hardware writes it.";
   const std::string pr = to_string(parent_rows);
@@ -67,8 +67,10 @@ inline void check_accumulator_window(ir::OpId op, const ir::Span& span, const ir
       "A matmul destination must span every row of its parent tile, or lie inside one " + block +
       "-column block (at most " + block + " columns wide)." +
       acc_detail::column_slice_fix(*rows, *cols, *parent_rows) +
-      "\nNote: a compiler pass may have created this window; if the kernel has no such " +
-      "tile.slice, report it rather than reshaping the kernel around it.";
+      "\nNote: a compiler pass may have created this window, so it may not appear in the kernel source. " +
+      "FlattenTileNdTo2D packs the pages of a batched accumulator along columns for this reason " +
+      "(a batch_matmul_acc, or an ND matmul_acc, never produces such a window); if the kernel has " +
+      "no such tile.slice, report it rather than reshaping the kernel around it.";
   ir::throw_user_error(std::string(pass_name), std::move(message), span);
 }
 

@@ -33,6 +33,11 @@ TEST_CASE(
   CHECK(contains(d.message, "allocate 16x64 and use tile.slice(acc, [16, 32], [0, i * 32])"));
   CHECK(contains(d.message, "span every row of its parent tile"));
   CHECK(contains(d.message, "a compiler pass may have created this window"));
+  // The phrases upstream's newest test of this rejection matches (CT-19m).
+  for (const char* phrase : {"Pack the accumulator along columns rather than rows", "may not appear in the kernel source",
+                             "FlattenTileNdTo2D packs the pages of a batched accumulator along columns",
+                             "batch_matmul_acc"})
+    CHECK_MESSAGE(contains(d.message, phrase), phrase);
   CHECK(d.span.line == 14);  // the matmul_acc
   CHECK(d.span.file_name() == "canonicalize_test.pto");
 }
