@@ -124,7 +124,10 @@ class CarrySettler : public ir::Mutator<CarrySettler> {
       define(a->var.get());
       if (auto* c = ir::as<ir::Call>(a->value)) creates_.emplace(a->var.get(), c->callee.op == op_ids().create);
     } else if (auto* i = ir::as<ir::If>(s)) {
-      for (const auto& rv : i->return_vars) define(rv.get());
+      for (std::size_t k = 0; k < i->return_vars.size(); ++k) {
+        define(i->return_vars[k].get());
+        if_results_.emplace(i->return_vars[k].get(), std::pair{i, k});
+      }
       index(i->then_body);
       index(i->else_body);
     } else if (auto* f = ir::as<ir::For>(s)) {
@@ -163,7 +166,7 @@ class CarrySettler : public ir::Mutator<CarrySettler> {
     if (iter_args.empty() || !yield || yield->values.size() != iter_args.size()) return;
     for (std::size_t i = 0; i < iter_args.size(); ++i) {
       auto* init = ir::tile_type(iter_args[i]);
-      auto* yielded = ir::tile_type(yield->values[i]);
+      auto* yielded = ir::as<ir::TileType>(yielded_type(yield->values[i]));
       auto narrowed = init && yielded ? narrowed_valid(*init, *yielded) : std::nullopt;
       if (!narrowed || narrowed->size() != 2 || yielded->memory != ir::MemorySpace::Acc) continue;
       if (pitches_coincide((*narrowed)[0], init->shape[0]) || !visible_before(*narrowed, loop.get())) continue;
@@ -173,6 +176,20 @@ class CarrySettler : public ir::Mutator<CarrySettler> {
       decisions_.emplace(iter_args[i].get(), std::move(*narrowed));
       if (reads_[seed.get()] == 1) replaced_seeds_.insert(seed.get());
     }
+  }
+
+  // The type a yield gives its carry. An if's result is settled only by the walk after this
+  // one (FL-45: the then-branch's yield, else the else-branch's), so the branch is followed
+  // to the value it yields, which the rewrite has already typed: a loop that peels its first
+  // iteration into an `if` narrows like one that does not.
+  const ir::Type& yielded_type(const ir::Expr& value) const {
+    const ir::Expr* v = &value;
+    for (auto it = if_results_.find(v->get()); it != if_results_.end(); it = if_results_.find(v->get())) {
+      const ir::Yield* y = merged_yield(*it->second.first);
+      if (!y) break;
+      v = &y->values[it->second.second];  // strictly inside the branch: the chain ends
+    }
+    return (*v)->type;
   }
 
   // Per axis, the yield's extent where it differs and may be adopted: it is provably within
@@ -371,12 +388,16 @@ class CarrySettler : public ir::Mutator<CarrySettler> {
     return nullptr;
   }
 
-  // FL-45: the types an if's results take — the then-branch's yield, else the else-branch's.
-  static std::vector<ir::Type> branch_types(const ir::If& i) {
+  // FL-45: the yield an if's results take their types from — the then-branch's, else the
+  // else-branch's; null when neither gives one value per result.
+  static const ir::Yield* merged_yield(const ir::If& i) {
     const ir::Yield* y = first_yield(i.then_body);
     if (!y || y->values.size() != i.return_vars.size()) y = first_yield(i.else_body);
-    if (!y || y->values.size() != i.return_vars.size()) return {};
-    return types_of(y->values);
+    return y && y->values.size() == i.return_vars.size() ? y : nullptr;
+  }
+  static std::vector<ir::Type> branch_types(const ir::If& i) {
+    const ir::Yield* y = merged_yield(i);
+    return y ? types_of(y->values) : std::vector<ir::Type>{};
   }
 
   static const std::vector<ir::Expr>& results_of(const ir::Stmt& s) {
@@ -412,6 +433,7 @@ class CarrySettler : public ir::Mutator<CarrySettler> {
   std::unordered_map<const ir::ExprNode*, std::size_t> clock_of_;
   std::unordered_map<const ir::StmtNode*, std::pair<std::size_t, std::size_t>> spans_;
   std::unordered_map<const ir::ExprNode*, bool> creates_;  // Var → defined by tile.create
+  std::unordered_map<const ir::ExprNode*, std::pair<const ir::If*, std::size_t>> if_results_;  // → its branch
   std::unordered_map<const ir::ExprNode*, std::vector<ir::Expr>> decisions_;  // iter_arg → valid shape
   std::unordered_map<const ir::ExprNode*, std::int64_t> reads_;
   std::unordered_set<const ir::ExprNode*> replaced_seeds_;  // seeds read by their loop only: dropped
