@@ -313,7 +313,11 @@ class CarrySettler : public ir::Mutator<CarrySettler> {
     if (info && was && operands_moved(*c, *was)) value = call(c->callee.op, c->args, c->kwargs, value->span, c, value->type);
     else if (info && info->deduce && without_view(value->type)) value = as_read_back(*c, value);
     else if (info) value = with_stated_memory(*info, value);
-    const ir::Type settled = value->type ? stated_storage(value->type, now.var->type) : nullptr;
+    // A scalar Var keeps its type: the pass changes no scalar, and an INDEX annotation over an
+    // integer value of its class is the text's choice (§6.4), which the reparse honours too.
+    const ir::Type settled = !value->type                          ? nullptr
+                             : ir::as<ir::ScalarType>(now.var->type) ? now.var->type
+                                                                     : stated_storage(value->type, now.var->type);
     if (value == now.value && (!settled || ir::same_type(settled, now.var->type, ir::Buffers::ignored))) return rebuilt;
     ir::Expr var = now.var;
     if (settled && !ir::same_type(settled, var->type, ir::Buffers::ignored)) {
