@@ -37,8 +37,6 @@ inline std::string Parser::raw_text(const PVal& v) const {
   return std::string(src_.substr(v.begin, v.end - v.begin));
 }
 
-// A kwarg or attribute value, typed by its spelling (§4.5, §4.6) and, when the op row
-// declares the kwarg, by its declared kind.
 // The DSL's literal spellings of a fill pad value (upstream's fillpad accepts them as sugar):
 // 0 and 0.0 are PadValue.zero, math.inf is max, -math.inf min. Any other number would be a fill
 // value the hardware has no mode for: refused, not rounded to the nearest mode.
@@ -57,6 +55,8 @@ inline std::optional<ir::PadValue> Parser::pad_value_literal(std::string_view ke
                    "math.inf, -math.inf");
 }
 
+// A kwarg or attribute value, typed by its spelling (§4.5, §4.6) and, when the op row
+// declares the kwarg, by its declared kind.
 inline ir::AttrValue Parser::attr_value(std::string_view key, const PVal& v,
                                         const ops::KwargSpec* spec) {
   using K = ops::KwargKind;
